@@ -1,0 +1,5 @@
+import sys
+
+from openhip.cli import main
+
+sys.exit(main())

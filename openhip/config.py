@@ -1,0 +1,92 @@
+"""Every environment variable openhip reads, documented in one place.
+
+All are read when asked for (never at import time), so tests and users can change them between
+calls.
+
+=========================  =================================================================
+variable                   meaning
+=========================  =================================================================
+OPENHIP_PLATFORM           ``cpu`` | ``nvidia`` | ``amd`` | ``auto`` (default ``auto``: amd,
+                           then nvidia, then cpu)
+OPENHIP_CACHE_DIR          the on-disk compile cache (default ``$XDG_CACHE_HOME/openhip`` or
+                           ``~/.cache/openhip``)
+OPENHIP_DISABLE_CACHE      ``1``: compile without the disk cache (the in-memory layer stays)
+OPENHIP_CPU_THREADS        worker threads of the CPU platform (default: all cores)
+CXX                        the C++ compiler of the CPU platform (default g++, then clang++)
+ROCM_PATH                  where to look for libamdhip64 first (amd platform)
+HIP_VISIBLE_DEVICES        device indices the amd platform exposes
+CUDA_VISIBLE_DEVICES       device indices the nvidia platform exposes
+OPENHIP_CCL_TRANSPORT      ``shm`` | ``mpi`` | ``auto`` (ccl)
+OPENHIP_CCL_TIMEOUT        seconds a collective waits for a peer before raising CclError
+OPENHIP_CCL_CHECK          ``1``: check counts, dtypes and ops agree across ranks
+=========================  =================================================================
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+PLATFORM_NAMES = ("cpu", "nvidia", "amd")
+#: the order ``auto`` tries the platforms in.
+AUTO_ORDER = ("amd", "nvidia", "cpu")
+
+
+def platform_choice() -> str:
+    """The platform asked for by ``OPENHIP_PLATFORM`` (``auto`` when unset)."""
+    value = os.environ.get("OPENHIP_PLATFORM", "auto").strip().lower() or "auto"
+    if value not in PLATFORM_NAMES + ("auto",):
+        raise ValueError(
+            f"OPENHIP_PLATFORM={value!r} is not one of cpu, nvidia, amd, auto"
+        )
+    return value
+
+
+def cache_dir() -> Path:
+    """Directory of the on-disk compile cache."""
+    explicit = os.environ.get("OPENHIP_CACHE_DIR")
+    if explicit:
+        return Path(explicit).expanduser()
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "openhip"
+
+
+def cache_disabled() -> bool:
+    """True when ``OPENHIP_DISABLE_CACHE`` asks to skip the disk cache."""
+    return os.environ.get("OPENHIP_DISABLE_CACHE", "").strip().lower() in ("1", "true", "yes")
+
+
+def cpu_threads() -> int:
+    """Worker threads for the CPU platform."""
+    value = os.environ.get("OPENHIP_CPU_THREADS")
+    if value:
+        n = int(value)
+        if n < 1:
+            raise ValueError(f"OPENHIP_CPU_THREADS={value!r} must be a positive integer")
+        return n
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def cxx() -> str | None:
+    """The C++ compiler asked for by ``CXX`` (None: let the CPU platform pick g++ or clang++)."""
+    return os.environ.get("CXX") or None
+
+
+def visible_devices(variable: str) -> list[int] | None:
+    """Parse ``HIP_VISIBLE_DEVICES``/``CUDA_VISIBLE_DEVICES``; None when unset."""
+    value = os.environ.get(variable)
+    if value is None:
+        return None
+    out: list[int] = []
+    for part in value.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            out.append(int(part))
+        except ValueError:
+            break  # CUDA stops at the first entry it cannot parse
+    return out
