@@ -1,0 +1,245 @@
+"""The compile cache shared by every platform: in memory, then on disk.
+
+The key covers the source, the options, the name expressions, the file name, the platform, the
+arch, the compiler's identity (name, version, openhip's headers, the host ISA for the CPU) and
+openhip's version. Files the source included (``CompiledProgram.metadata["dependencies"]``) are
+recorded with their SHA-256 and re-checked on every hit, so editing an included header rebuilds.
+
+Entries are written to a temporary file and ``os.replace``d into place, so readers never see half
+an entry and two processes compiling the same kernel at once both succeed. Every entry carries the
+SHA-256 of its binary: a corrupt or truncated entry is detected, removed and rebuilt. A failed
+build raises and is never cached. A read-only or unusable cache directory means compiling without
+the disk cache, with one warning.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import tempfile
+import threading
+import warnings
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Protocol
+
+from .. import config
+from ..platforms.base import CompiledProgram
+
+__all__ = ["Toolchain", "cached_compile", "cache_key", "cache_info", "clear_memory_cache",
+           "CacheInfo"]
+
+_MAGIC = b"OHC1"
+_HEADER = struct.Struct("<4sII")  # magic, header length, reserved
+_memory: dict[str, tuple[CompiledProgram, tuple]] = {}
+_lock = threading.Lock()
+_warned_dirs: set[str] = set()
+
+
+class Toolchain(Protocol):
+    """What the cache needs of a compiler: a Platform, or a GPU toolchain used without one."""
+
+    def compile(self, source: str, *, arch: str, options: Sequence[str] = (),
+                name_expressions: Sequence[str] = (),
+                filename: str = "kernel.hip") -> CompiledProgram: ...
+
+    def compiler_identity(self) -> str: ...
+
+
+def _openhip_version() -> str:
+    from .. import __version__
+
+    return __version__
+
+
+def cache_key(source: str, *, platform: str, arch: str, options: Sequence[str],
+              name_expressions: Sequence[str], filename: str, identity: str) -> str:
+    """The SHA-256 key of one compilation."""
+    blob = json.dumps({
+        "source": source, "platform": platform, "arch": arch, "options": list(options),
+        "name_expressions": list(name_expressions), "filename": filename,
+        "compiler": identity, "openhip": _openhip_version(), "format": 1,
+    }, sort_keys=True).encode("utf-8")
+    return hashlib.sha256(blob).hexdigest()
+
+
+def _file_digest(path: str) -> str | None:
+    try:
+        with open(path, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def _dep_stamp(paths: Sequence[str]) -> tuple:
+    out = []
+    for p in paths:
+        try:
+            st = os.stat(p)
+            out.append((p, st.st_mtime_ns, st.st_size))
+        except OSError:
+            out.append((p, None, None))
+    return tuple(out)
+
+
+def _entry_path(root: Path, platform: str, key: str) -> Path:
+    return root / platform / key[:2] / f"{key}.ohc"
+
+
+def _serialise(program: CompiledProgram, deps: list[tuple[str, str | None]]) -> bytes:
+    header = json.dumps({
+        "platform": program.platform, "arch": program.arch, "kernels": program.kernels,
+        "globals": program.globals, "metadata": program.metadata, "log": program.log,
+        "dependencies": deps, "binary_sha256": hashlib.sha256(program.binary).hexdigest(),
+        "binary_size": len(program.binary),
+    }).encode("utf-8")
+    return _HEADER.pack(_MAGIC, len(header), 0) + header + program.binary
+
+
+def _deserialise(data: bytes) -> tuple[CompiledProgram, list] | None:
+    """The entry in ``data``, or None when it is corrupt or truncated."""
+    if len(data) < _HEADER.size:
+        return None
+    magic, hlen, _ = _HEADER.unpack_from(data)
+    if magic != _MAGIC or _HEADER.size + hlen > len(data):
+        return None
+    try:
+        header = json.loads(data[_HEADER.size:_HEADER.size + hlen])
+    except ValueError:
+        return None
+    binary = data[_HEADER.size + hlen:]
+    if len(binary) != header.get("binary_size") or \
+            hashlib.sha256(binary).hexdigest() != header.get("binary_sha256"):
+        return None
+    program = CompiledProgram(binary=binary, platform=header["platform"], arch=header["arch"],
+                              kernels=header["kernels"], globals=header["globals"],
+                              metadata=header["metadata"], log=header.get("log", ""))
+    return program, header.get("dependencies", [])
+
+
+def _warn_unusable(root: Path, exc: OSError) -> None:
+    key = str(root)
+    if key not in _warned_dirs:
+        _warned_dirs.add(key)
+        warnings.warn(f"openhip: compile cache directory {root} is not usable ({exc}); "
+                      "compiling without the disk cache", RuntimeWarning, stacklevel=3)
+
+
+def _read_disk(path: Path) -> tuple[CompiledProgram, list] | None:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return None
+    entry = _deserialise(data)
+    if entry is None:
+        try:
+            path.unlink()  # corrupt: remove so it is rebuilt
+        except OSError:
+            pass
+        return None
+    program, deps = entry
+    for dep_path, digest in deps:
+        if _file_digest(dep_path) != digest:
+            return None  # an included file changed
+    return entry
+
+
+def _write_disk(path: Path, program: CompiledProgram, deps: list) -> None:
+    root = path.parents[2]
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".ohc")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(_serialise(program, deps))
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError as exc:
+        _warn_unusable(root, exc)
+
+
+def cached_compile(toolchain: Toolchain, source: str, *, platform: str, arch: str,
+                   options: Sequence[str] = (), name_expressions: Sequence[str] = (),
+                   filename: str = "kernel.hip",
+                   build: Callable[[], CompiledProgram] | None = None) -> CompiledProgram:
+    """Compile through the cache: memory, then disk, then ``toolchain.compile``.
+
+    ``build`` overrides how a miss is compiled (default: ``toolchain.compile`` with the same
+    arguments). Exceptions from the build propagate and nothing is cached.
+    """
+    if not isinstance(source, str):
+        raise TypeError(f"source must be str, not {type(source).__name__}")
+    options = tuple(options)
+    name_expressions = tuple(name_expressions)
+    key = cache_key(source, platform=platform, arch=arch, options=options,
+                    name_expressions=name_expressions, filename=filename,
+                    identity=toolchain.compiler_identity())
+    with _lock:
+        hit = _memory.get(key)
+    if hit is not None:
+        program, stamp = hit
+        if not stamp or _dep_stamp([p for p, *_ in stamp]) == stamp:
+            return program
+    use_disk = not config.cache_disabled()
+    path = _entry_path(config.cache_dir(), platform, key)
+    if use_disk:
+        entry = _read_disk(path)
+        if entry is not None:
+            program, deps = entry
+            with _lock:
+                _memory[key] = (program, _dep_stamp([p for p, _ in deps]))
+            return program
+    if build is None:
+        def build() -> CompiledProgram:
+            return toolchain.compile(source, arch=arch, options=options,
+                                     name_expressions=name_expressions, filename=filename)
+    program = build()
+    dep_paths = [str(p) for p in program.metadata.get("dependencies", [])]
+    deps = [(p, _file_digest(p)) for p in dep_paths]
+    if use_disk:
+        _write_disk(path, program, deps)
+    with _lock:
+        _memory[key] = (program, _dep_stamp(dep_paths))
+    return program
+
+
+def clear_memory_cache() -> None:
+    """Drop the in-memory layer (the disk cache stays)."""
+    with _lock:
+        _memory.clear()
+
+
+@dataclass(frozen=True)
+class CacheInfo:
+    """Where the disk cache is, how many entries it holds and their total size."""
+
+    path: Path
+    entries: int
+    bytes: int
+    enabled: bool
+
+
+def cache_info() -> CacheInfo:
+    """Location, entry count and size of the disk cache."""
+    root = config.cache_dir()
+    entries = total = 0
+    if root.is_dir():
+        for dirpath, _, files in os.walk(root):
+            for name in files:
+                if name.endswith(".ohc") and not name.startswith(".tmp-"):
+                    entries += 1
+                    try:
+                        total += os.path.getsize(os.path.join(dirpath, name))
+                    except OSError:
+                        pass
+    return CacheInfo(path=root, entries=entries, bytes=total, enabled=not config.cache_disabled())
