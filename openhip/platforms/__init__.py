@@ -73,16 +73,16 @@ def get_platform(name: str) -> Platform:
 def active_platforms() -> list[Platform]:
     """The platforms chosen by OPENHIP_PLATFORM that started, in device-numbering order.
 
-    ``auto`` gives the first of amd, nvidia, cpu that starts (the CPU always does where a C++
-    compiler exists); a platform named explicitly must start or HipError says why.
+    ``auto`` gives every platform that starts, in the order amd, nvidia, cpu (so device 0 is a
+    GPU when there is one, and the CPU always follows where a C++ compiler exists); a platform
+    named explicitly must start or HipError says why.
     """
     choice = config.platform_choice()
     if choice != "auto":
         return [get_platform(choice)]
-    for name in config.AUTO_ORDER:
-        platform = try_platform(name)
-        if platform is not None:
-            return [platform]
+    started = [p for p in (try_platform(n) for n in config.AUTO_ORDER) if p is not None]
+    if started:
+        return started
     raise HipError("hipErrorNoDevice", "no platform could start: " + "; ".join(
         f"{n}: {r}" for n, r in _failed.items()), routine="openhip.platforms.active_platforms")
 
