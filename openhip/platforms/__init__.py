@@ -53,7 +53,7 @@ def try_platform(name: str) -> Platform | None:
         except HipError as exc:
             _failed[name] = str(exc)
             return None
-        except (ImportError, OSError) as exc:
+        except Exception as exc:  # noqa: BLE001 - a broken stack must not break the others
             _failed[name] = f"{type(exc).__name__}: {exc}"
             return None
         _started[name] = platform
