@@ -1,0 +1,498 @@
+"""The translation of one source text: tokens in, HIP text, warnings and statistics out.
+
+:func:`hipify` lexes the text once, decides what each token becomes (identifiers through the
+maps, ``#include`` lines through :mod:`.includes`, launches through :mod:`.launch`, a few calls
+through :mod:`.calls`), then writes the output by splicing the changed tokens into the original
+text, so everything else (spacing, comments, strings) is kept byte for byte.
+"""
+
+from __future__ import annotations
+
+import bisect
+import dataclasses
+import time
+from collections.abc import Sequence
+
+from ..errors import OpenHipError
+from . import calls, maps
+from .includes import (
+    IncludeState,
+    includes_header,
+    includes_runtime,
+    runtime_insertion,
+    split_include,
+)
+from .launch import LaunchSyntaxError, format_hip_launch, parse_launch, template_kernel_names
+from .lexer import COMMENT, IDENT, INCLUDE, LAUNCH, PUNCT, STRING, Token, iter_identifiers, tokenize
+from .options import HipifyOptions
+from .preprocessor import inactive_ranges
+from .stats import Stats
+
+#: Libraries hipify-clang translates to roc* names under ``--roc``/``--miopen``.
+ROC_LIBRARIES = frozenset({"CUBLAS", "CUDNN", "CUSPARSE", "CUSOLVER", "CUDA_Runtime_API", "cuComplex"})
+#: CUDA C++ keywords and built-in variables: a file using them is device code.
+CUDA_KEYWORDS = frozenset(
+    {
+        "__global__", "__device__", "__host__", "__shared__", "__constant__", "__managed__",
+        "__launch_bounds__", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize",
+    }
+)
+_NOT_A_TYPE = frozenset(
+    {"return", "else", "case", "new", "delete", "throw", "sizeof", "co_return", "co_yield", "and",
+     "or", "not", "typeid", "decltype", "alignof", "noexcept", "static_assert", "if", "while",
+     "for", "switch", "do"}
+)
+_BLANKS = ("ws", "nl", "comment")
+
+
+class HipifyError(OpenHipError, ValueError):
+    """A file that cannot be translated (binary data, bad encoding, unbalanced ``<<<``)."""
+
+    def __init__(self, message: str, file: str = "<string>", line: int = 0, column: int = 0) -> None:
+        where = f"{file}:{line}:{column}" if line else file
+        super().__init__(f"{where}: {message}")
+        self.message = message
+        self.file = file
+        self.line = line
+        self.column = column
+
+    def __reduce__(self):
+        return (HipifyError, (self.message, self.file, self.line, self.column))
+
+
+@dataclasses.dataclass(frozen=True)
+class HipifyWarning:
+    """Something the translator could not (or should not silently) translate."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}:{self.column}: warning: {self.message}"
+
+
+@dataclasses.dataclass
+class HipifyResult:
+    """What :func:`hipify` returns: the HIP ``text``, the ``warnings`` and the ``stats``."""
+
+    text: str
+    warnings: list[HipifyWarning]
+    stats: Stats
+    source: str = dataclasses.field(repr=False, default="")
+
+    @property
+    def changed(self) -> bool:
+        """True when the translation differs from the input."""
+        return self.text != self.source
+
+
+def hipify(
+    text: str, *, filename: str = "<string>", options: HipifyOptions | None = None, **kwargs: object
+) -> HipifyResult:
+    """Translate CUDA source ``text`` to HIP and report what was done.
+
+    ``options`` or keyword arguments (``hip_kernel_execution_syntax=True``, ``roc=True``, ...; see
+    :class:`HipifyOptions`) choose the behaviour. Raises :class:`HipifyError` for input that is
+    not source text or has a malformed kernel launch.
+    """
+    if options is None:
+        options = HipifyOptions.from_kwargs(**kwargs)
+    elif kwargs:
+        options = dataclasses.replace(options, **kwargs)  # type: ignore[arg-type]
+    return _Translator(text, filename, options).run()
+
+
+def translate(text: str, *, filename: str = "<string>", **options: object) -> str:
+    """Translate CUDA source ``text`` to HIP and return the HIP text.
+
+    Keyword options mirror the command-line flags (``hip_kernel_execution_syntax``, ``roc``,
+    ``miopen``, ``experimental``, ...; see :class:`HipifyOptions`). Use :func:`hipify` to get the
+    warnings and statistics too.
+    """
+    return hipify(text, filename=filename, **options).text
+
+
+class _Translator:
+    def __init__(self, text: str, filename: str, options: HipifyOptions) -> None:
+        self.text = text
+        self.filename = filename
+        self.opt = options
+        self.tables = maps.tables()
+        self.warnings: list[HipifyWarning] = []
+        self.stats = Stats(file=filename)
+        self.repl: dict[int, str] = {}
+        self.prefix: dict[int, str] = {}
+        self.suffix: dict[int, str] = {}
+        self._newlines: list[int] | None = None
+        self._user_functions: set[str] | None = None
+        self.strong_cuda = False  # a CUDA-only name or header: the file needs the HIP runtime
+        self.weak_cuda = False  # keywords, launches, names shared by CUDA and HIP
+        self.hip_signal = False  # the file already looks like HIP
+
+    # ----------------------------------------------------------------- helpers
+    def position(self, offset: int) -> tuple[int, int]:
+        """1-based (line, column) of a character offset."""
+        if self._newlines is None:
+            text = self.text
+            nl = []
+            i = text.find("\n")
+            while i >= 0:
+                nl.append(i)
+                i = text.find("\n", i + 1)
+            self._newlines = nl
+        line = bisect.bisect_left(self._newlines, offset)
+        start = self._newlines[line - 1] + 1 if line else 0
+        return line + 1, offset - start + 1
+
+    def warn(self, offset: int, message: str) -> None:
+        self.stats.warnings += 1
+        if self.opt.warnings:
+            line, col = self.position(offset)
+            self.warnings.append(HipifyWarning(self.filename, line, col, message))
+
+    def render(self, a: int, b: int) -> str:
+        tokens, repl, prefix, suffix = self.tokens, self.repl, self.prefix, self.suffix
+        return "".join(
+            prefix.get(j, "") + repl.get(j, tokens[j].text) + suffix.get(j, "") for j in range(a, b)
+        )
+
+    def sig_prev(self, i: int) -> Token | None:
+        i -= 1
+        tokens = self.tokens
+        while i >= 0 and tokens[i].kind in _BLANKS:
+            i -= 1
+        return tokens[i] if i >= 0 else None
+
+    def sig_next(self, i: int) -> Token | None:
+        i += 1
+        tokens = self.tokens
+        n = len(tokens)
+        while i < n and tokens[i].kind in _BLANKS:
+            i += 1
+        return tokens[i] if i < n else None
+
+    def is_to_roc(self, entry: maps.Entry) -> bool:
+        opt = self.opt
+        if entry.library not in ROC_LIBRARIES or not (opt.roc or opt.miopen):
+            return False
+        return opt.miopen or not entry.flags & maps.ROC_MIOPEN_ONLY
+
+    def target(self, entry: maps.Entry) -> tuple[str, bool, str]:
+        """(replacement, unsupported, target name for messages) for a map entry."""
+        flags = entry.flags
+        if self.is_to_roc(entry):
+            name = entry.roc or entry.hip
+            if self.opt.use_hip_data_types and entry.cuda.startswith(("cudaDataType", "CUDA_R_", "CUDA_C_")):
+                name = entry.hip
+            bad = bool(flags & (maps.UNSUPPORTED | maps.ROC_UNSUPPORTED))
+            return name, bad or not name, "ROC"
+        bad = bool(flags & (maps.UNSUPPORTED | maps.HIP_UNSUPPORTED))
+        return entry.hip, bad or not entry.hip, "HIP"
+
+    def user_functions(self) -> set[str]:
+        """Names the file itself declares as functions (``type name(``)."""
+        if self._user_functions is None:
+            names: set[str] = set()
+            tokens = self.tokens
+            for i, tok in enumerate(tokens):
+                if tok.kind != IDENT:
+                    continue
+                nxt = self.sig_next(i)
+                if nxt is None or nxt.text != "(":
+                    continue
+                prev = self.sig_prev(i)
+                if prev is not None and (
+                    (prev.kind == IDENT and prev.text not in _NOT_A_TYPE)
+                    or (prev.kind == PUNCT and prev.text in ("*", "&") and self._declares(i))
+                ):
+                    names.add(tok.text)
+            self._user_functions = names
+        return self._user_functions
+
+    def _declares(self, i: int) -> bool:
+        prev = self.sig_prev(i)
+        j = i - 1
+        while j >= 0 and self.tokens[j] is not prev:
+            j -= 1
+        before = self.sig_prev(j)
+        return before is not None and before.kind == IDENT and before.text not in _NOT_A_TYPE
+
+    # ----------------------------------------------------------------- main
+    def run(self) -> HipifyResult:
+        started = time.perf_counter()
+        text = self.text
+        nul = text.find("\x00")
+        if nul >= 0:
+            raise HipifyError(f"binary input (NUL byte at offset {nul}); not a source file", self.filename)
+        self.tokens = tokens = tokenize(text)
+        skip = bytearray(len(tokens))
+        if self.opt.skip_excluded_preprocessor_blocks and not self.opt.amap:
+            for a, b in inactive_ranges(tokens, self.opt.defines):
+                skip[a:b] = b"\x01" * (b - a)
+        self.has_blas_v2 = includes_header(tokens, "cublas_v2.h")
+        self.include_state = IncludeState()
+        if includes_runtime(tokens):
+            self.include_state.inserted.add("runtime")
+            self.hip_signal = True
+        launches: list[int] = []
+        renames = self.tables.renames
+        for i, tok in enumerate(tokens):
+            kind = tok.kind
+            if kind == IDENT:
+                if skip[i]:
+                    continue
+                name = tok.text
+                entry = renames.get(name)
+                if entry is not None:
+                    self.identifier(i, tok, entry)
+                elif name in CUDA_KEYWORDS:
+                    self.weak_cuda = True
+                elif name.startswith("hip") or name.startswith("HIP_"):
+                    self.hip_signal = True
+                elif name.startswith("cuda") and name[4:5].isupper() and name not in self.opt.whitelist:
+                    self.warn(tok.start, f"'{name}' looks like a CUDA API but is not in the maps; not translated")
+            elif kind == INCLUDE:
+                if not skip[i]:
+                    self.include(i, tok)
+            elif kind == LAUNCH:
+                if not skip[i]:
+                    launches.append(i)
+            elif kind == STRING:
+                if self.opt.translate_strings and not skip[i]:
+                    self.string(i, tok)
+            elif kind == COMMENT:
+                if self.opt.translate_comments and not skip[i]:
+                    self.comment(i, tok)
+        if launches:
+            self.weak_cuda = True
+            self.launches(launches)
+        insertion: tuple[int, str] | None = None
+        if "runtime" not in self.include_state.inserted and (
+            self.strong_cuda or (self.weak_cuda and not self.hip_signal)
+        ):
+            insertion = runtime_insertion(tokens, text)
+        out = self.splice(insertion)
+        stats = self.stats
+        stats.total_lines = text.count("\n")
+        stats.total_bytes = len(text.encode("utf-8", "surrogatepass"))
+        stats.changed_files = int(out != text)
+        stats.seconds = time.perf_counter() - started
+        return HipifyResult(out, self.warnings, stats, text)
+
+    def splice(self, insertion: tuple[int, str] | None) -> str:
+        edited = sorted(set(self.repl) | set(self.prefix) | set(self.suffix))
+        if not edited and insertion is None:
+            return self.text
+        text, tokens = self.text, self.tokens
+        pieces: list[str] = []
+        pos = 0
+        lines: set[int] = set()
+        replaced = 0
+        ins_at, ins_text = insertion if insertion else (-1, "")
+        for j in edited:
+            tok = tokens[j]
+            if pos <= ins_at <= tok.start:
+                pieces.append(text[pos:ins_at])
+                pieces.append(ins_text)
+                pos = ins_at
+                ins_at = -1
+            pieces.append(text[pos:tok.start])
+            new = self.prefix.get(j, "") + self.repl.get(j, tok.text) + self.suffix.get(j, "")
+            pieces.append(new)
+            pos = tok.end
+            if new != tok.text:
+                lines.add(self.position(tok.start)[0])
+                replaced += len(tok.text)
+        if ins_at >= pos:
+            pieces.append(text[pos:ins_at])
+            pieces.append(ins_text)
+            pos = ins_at
+            ins_at = -1
+        pieces.append(text[pos:])
+        if insertion:
+            lines.add(self.position(insertion[0])[0] if insertion[0] < len(text) else -1)
+        self.stats.changed_lines = len(lines)
+        self.stats.replaced_bytes = replaced
+        return "".join(pieces)
+
+    # ----------------------------------------------------------------- tokens
+    def identifier(self, i: int, tok: Token, entry: maps.Entry) -> None:
+        name = tok.text
+        kind = entry.kind
+        if name == "cub":
+            nxt, prev = self.sig_next(i), self.sig_prev(i)
+            if not ((nxt is not None and nxt.text == "::") or (prev is not None and prev.text == "namespace")):
+                return
+        if kind == maps.KIND_DEVICE_FUNCTION:
+            nxt = self.sig_next(i)
+            if nxt is None or nxt.text != "(":
+                return
+            prev = self.sig_prev(i)
+            if prev is not None and prev.text in (".", "->", "::"):
+                return
+            if name in self.user_functions():
+                return
+        opt = self.opt
+        replacement, unsupported, where = self.target(entry)
+        flags = entry.flags
+        stats = self.stats
+        if replacement != name or unsupported:
+            self.strong_cuda = True
+        else:
+            self.weak_cuda = True
+        if flags & (maps.CUDA_DEPRECATED | maps.DEPRECATED):
+            dep = self.tables.cuda_versions.get(name, ("", ""))[0]
+            since = f" since CUDA {dep}" if dep else " in CUDA"
+            self.warn(tok.start, f"'{name}' is deprecated{since}.")
+        if flags & maps.HIP_EXPERIMENTAL and not opt.experimental:
+            stats.unconverted.add(entry.conv, entry.library, name)
+            self.warn(tok.start, f"'{name}' is experimental in '{where}'; to hipify it, use the '--experimental' option.")
+            return
+        if flags & maps.HIP_SUPPORTED_V2_ONLY and entry.library == "CUBLAS" and not self.has_blas_v2:
+            stats.unconverted.add(entry.conv, entry.library, name)
+            self.warn(
+                tok.start,
+                f"Only '{name}_v2' version of '{name}' is supported in '{where}'; to hipify it, "
+                "include 'cublas_v2.h' in the source.",
+            )
+            return
+        if unsupported:
+            stats.unconverted.add(entry.conv, entry.library, name)
+            self.warn(tok.start, f"'{name}' is unsupported in '{where}'.")
+            return
+        if flags & maps.CUDA_REMOVED:
+            removed = self.tables.cuda_versions.get(name, ("", ""))[1]
+            self.warn(tok.start, f"'{name}' is removed in CUDA{f' {removed}' if removed else ''}; translated to '{replacement}'.")
+        stats.converted.add(entry.conv, entry.library, name)
+        if replacement != name:
+            self.repl[i] = replacement
+        if name in calls.SPECIAL and not (opt.roc or opt.miopen):
+            self.special_call(i, tok)
+
+    def special_call(self, i: int, tok: Token) -> None:
+        found = calls.call_arguments(self.tokens, i)
+        if found is None:
+            return
+        rparen, args = found
+        name = tok.text
+        n = len(args)
+        if name in calls.OVERLOADS and n in calls.OVERLOADS[name]:
+            self.repl[i] = calls.OVERLOADS[name][n]
+        if name in calls.HIP_SYMBOL_ARGS:
+            k = calls.HIP_SYMBOL_ARGS[name]
+            if k < n:
+                a, b = args[k]
+                if not self.tokens[a].text.startswith("HIP_SYMBOL"):
+                    self.prefix[a] = "HIP_SYMBOL(" + self.prefix.get(a, "")
+                    self.suffix[b - 1] = self.suffix.get(b - 1, "") + ")"
+        if name in calls.ADD_ARGS:
+            count, extra = calls.ADD_ARGS[name]
+            if n == count:
+                self.prefix[rparen] = f", {extra}" + self.prefix.get(rparen, "")
+        if name in calls.REMOVE_ARGS:
+            k = calls.REMOVE_ARGS[name]
+            if k < n:
+                start = args[k - 1][1] if k == n - 1 else args[k][0]
+                stop = args[k][1] if k == n - 1 else args[k + 1][0]
+                for j in range(start, stop):
+                    self.repl[j] = ""
+                self.warn(tok.start, f"Possible data loss in {k + 1} argument of '{name}'.")
+
+    def include(self, i: int, tok: Token) -> None:
+        head, header, angled = split_include(tok.text)
+        if header.startswith("hip/") or header.startswith("hip"):
+            self.hip_signal = True
+        entry = self.tables.includes.get(header)
+        if entry is None:
+            return
+        self.strong_cuda = True
+        replacement, unsupported, where = self.target(entry)
+        if unsupported and entry.flags & maps.UNSUPPORTED:
+            self.stats.unconverted.add(entry.conv, entry.library, header)
+            self.warn(tok.start, f"'{header}' is unsupported header in '{where}'.")
+            return
+        self.stats.converted.add(entry.conv, entry.library, header)
+        if self.include_state.exclude(entry, replacement):
+            self.repl[i] = ""
+            if not replacement:
+                self.warn(tok.start, f"'{header}' has no HIP counterpart; the #include is removed.")
+            return
+        self.repl[i] = head + (f"<{replacement}>" if angled else f'"{replacement}"')
+        if replacement == "hip/hip_runtime.h":
+            self.include_state.inserted.add("runtime")
+
+    def string(self, i: int, tok: Token) -> None:
+        """hipify-clang's rule: a CUDA name from ``cu`` up to the next space is replaced."""
+        text = tok.text
+        q = text.find('"')
+        body_start = q + 1
+        body = text[body_start:-1] if text.endswith('"') else text[body_start:]
+        renames = self.tables.renames
+        out = []
+        pos = 0
+        begin = body.find("cu")
+        while begin >= 0:
+            end = body.find(" ", begin + 4)
+            name = body[begin:] if end < 0 else body[begin:end]
+            entry = renames.get(name)
+            if entry is not None:
+                replacement, unsupported, _ = self.target(entry)
+                if unsupported:
+                    self.stats.unconverted.add("CONV_LITERAL", entry.library, name)
+                else:
+                    self.stats.converted.add("CONV_LITERAL", entry.library, name)
+                    out.append(body[pos:begin])
+                    out.append(replacement)
+                    pos = begin + len(name)
+            if end < 0:
+                break
+            begin = body.find("cu", end + 1)
+        if out:
+            out.append(body[pos:])
+            self.repl[i] = text[:body_start] + "".join(out) + text[body_start + len(body):]
+
+    def comment(self, i: int, tok: Token) -> None:
+        renames = self.tables.renames
+        text = tok.text
+        out = []
+        pos = 0
+        for name, offset in iter_identifiers(text):
+            entry = renames.get(name)
+            if entry is None or entry.kind == maps.KIND_DEVICE_FUNCTION or name == "cub":
+                continue
+            replacement, unsupported, _ = self.target(entry)
+            if unsupported or replacement == name:
+                continue
+            out.append(text[pos:offset])
+            out.append(replacement)
+            pos = offset + len(name)
+        if out:
+            out.append(text[pos:])
+            self.repl[i] = "".join(out)
+
+    def launches(self, indexes: Sequence[int]) -> None:
+        tokens = self.tokens
+        hip_syntax = self.opt.hip_kernel_execution_syntax
+        templates: set[str] = template_kernel_names(tokens) if hip_syntax else set()
+        last_end = -1
+        for idx in indexes:
+            try:
+                launch = parse_launch(tokens, idx)
+            except LaunchSyntaxError as exc:
+                line, col = self.position(exc.offset)
+                raise HipifyError(str(exc), self.filename, line, col) from None
+            if not hip_syntax or launch.name[0] <= last_end:
+                continue
+            text = format_hip_launch(tokens, launch, self.render, templates)
+            start = launch.name[0]
+            while tokens[start].kind in _BLANKS:
+                start += 1
+            for j in range(start, launch.end + 1):
+                self.repl[j] = ""
+                self.prefix.pop(j, None)
+                self.suffix.pop(j, None)
+            self.repl[start] = text
+            last_end = launch.end
+            self.stats.converted.add("CONV_KERNEL_LAUNCH", "CUDA_Runtime_API", "cudaLaunchKernel")
