@@ -1,0 +1,59 @@
+"""Shared fixtures: every test that takes ``device`` runs once per available device of every
+platform that starts here (the CPU always; NVIDIA/AMD where a GPU and its stack exist)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+
+def _available_devices():
+    import openhip
+
+    try:
+        return openhip.devices()
+    except Exception:  # noqa: BLE001 - no platform at all: tests needing one skip
+        return []
+
+
+def pytest_generate_tests(metafunc):
+    if "device" in metafunc.fixturenames:
+        devs = _available_devices()
+        if not devs:
+            metafunc.parametrize("device", [pytest.param(None, marks=pytest.mark.skip(
+                reason="no openhip platform could start"))])
+            return
+        metafunc.parametrize("device", devs, ids=[f"{d.platform}{d.id}" for d in devs],
+                             indirect=True)
+
+
+@pytest.fixture
+def device(request):
+    """The device under test, made current for the test."""
+    dev = request.param
+    with dev:
+        yield dev
+
+
+@pytest.fixture
+def isolated_cache(tmp_path, monkeypatch):
+    """A fresh, empty compile cache directory (and an empty in-memory layer)."""
+    from openhip.compiler import cache
+
+    monkeypatch.setenv("OPENHIP_CACHE_DIR", str(tmp_path / "cache"))
+    cache.clear_memory_cache()
+    yield tmp_path / "cache"
+    cache.clear_memory_cache()
+
+
+def pytest_report_header(config):
+    try:
+        from openhip import platforms
+
+        status = platforms.platform_status()
+        return ["openhip platforms: " + ", ".join(
+            f"{n}={'yes' if r is None else 'no (' + r[:60] + ')'}" for n, r in status.items()),
+            f"OPENHIP_PLATFORM={os.environ.get('OPENHIP_PLATFORM', 'auto')}"]
+    except Exception as exc:  # noqa: BLE001
+        return [f"openhip platforms: unknown ({exc})"]
