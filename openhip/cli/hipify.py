@@ -1,0 +1,237 @@
+"""``openhip hipify``: translate CUDA sources to HIP.
+
+Accepts hipify-clang's option names (``--roc``, ``--miopen``, ``--hip-kernel-execution-syntax``,
+``--experimental``, ``--amap``, ``--default-preprocessor``, ``-o``, ``--o-dir``, ...) and
+hipify-perl's single-dash spellings (``-inplace``, ``-print-stats``, ``-examine``,
+``-quiet-warnings``, ``-o=FILE``). Exit status: 0 when every file was translated, 1 when any file
+failed (the others are still done), 2 for a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from openhip.hipify import HipifyError, HipifyOptions, Stats, hipify
+from openhip.hipify.files import backup, discover, read_source, write_text
+
+#: hipify-perl's single-dash long options (``-inplace`` means ``--inplace``).
+_PERL_OPTIONS = {
+    "inplace", "print-stats", "examine", "quiet-warnings", "no-output", "roc", "experimental",
+    "hip-kernel-execution-syntax", "cuda-kernel-execution-syntax", "help", "version", "whitelist",
+    "exclude-dirs", "exclude-files", "print-stats-csv", "amap", "miopen", "no-backup",
+    "use-hip-data-types", "default-preprocessor", "skip-excluded-preprocessor-conditional-blocks",
+    "o-dir", "output-dir",
+}
+_MAPS_SOURCE = "HIPIFY amd-staging 014177bc (HIP 6.3.0)"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="openhip hipify",
+        description="Translate CUDA sources to HIP (hipify-clang and hipify-perl options accepted).",
+        epilog="Directories are searched for " + " ".join(
+            ("*.cu", "*.cuh", "*.cpp", "*.cxx", "*.cc", "*.c", "*.h", "*.hpp", "*.inl")
+        ) + ". Options after '--' are compiler options: -D is used, the rest ignored.",
+    )
+    p.add_argument("sources", nargs="*", help="files or directories to translate")
+    out = p.add_argument_group("output")
+    out.add_argument("-o", "--o", dest="output", metavar="FILE", help="output file (one input only)")
+    out.add_argument("--output-dir", "--o-dir", dest="output_dir", metavar="DIR",
+                     help="write outputs under DIR, keeping the layout of the inputs")
+    out.add_argument("--inplace", action="store_true",
+                     help="overwrite each input, keeping the original as FILE.prehip (once)")
+    out.add_argument("--no-backup", action="store_true", help="with --inplace: no .prehip backup")
+    out.add_argument("--no-output", action="store_true", help="write no translated output")
+    out.add_argument("--print-stats", action="store_true", help="print translation statistics")
+    out.add_argument("--examine", action="store_true", help="--no-output plus --print-stats")
+    out.add_argument("--quiet-warnings", action="store_true", help="do not print warnings")
+    out.add_argument("--encoding", default="utf-8", help="source encoding (default utf-8)")
+    out.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                     help="progress bar for trees (default: when stderr is a terminal)")
+    tr = p.add_argument_group("translation")
+    tr.add_argument("--hip-kernel-execution-syntax", action="store_true",
+                    help="rewrite k<<<...>>>(...) as hipLaunchKernelGGL(...)")
+    tr.add_argument("--cuda-kernel-execution-syntax", action="store_true",
+                    help="keep the <<<...>>> launch syntax (default)")
+    tr.add_argument("--roc", action="store_true", help="translate to roc* libraries where possible")
+    tr.add_argument("--miopen", action="store_true", help="translate cuDNN to MIOpen")
+    tr.add_argument("--experimental", action="store_true", help="translate experimental HIP APIs")
+    tr.add_argument("--use-hip-data-types", action="store_true",
+                    help="keep hipDataType for cudaDataType even with --roc")
+    tr.add_argument("--skip-excluded-preprocessor-conditional-blocks", "--default-preprocessor",
+                    dest="skip_blocks", action="store_true",
+                    help="leave code in inactive #if branches untouched")
+    tr.add_argument("--amap", action="store_true",
+                    help="translate as much as possible (overrides --default-preprocessor)")
+    tr.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                    help="define a macro for --default-preprocessor")
+    tr.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR",
+                    help="accepted for compatibility (headers are not read)")
+    tr.add_argument("--cuda-path", "--clang-resource-directory", "-p", dest="ignored",
+                    metavar="PATH", help="accepted for compatibility, ignored")
+    tr.add_argument("--translate-strings", action="store_true",
+                    help="rewrite CUDA names standing alone in string literals (as hipify-clang)")
+    tr.add_argument("--translate-comments", action="store_true", help="rewrite CUDA names in comments")
+    tr.add_argument("--whitelist", default="", metavar="A,B",
+                    help="CUDA-looking names not to warn about")
+    tr.add_argument("--exclude-dirs", default="", metavar="A,B", help="directories to skip")
+    tr.add_argument("--exclude-files", default="", metavar="A,B", help="files to skip")
+    p.add_argument("--version", action="store_true", help="print the version and exit")
+    return p
+
+
+def normalize_argv(argv: list[str]) -> tuple[list[str], list[str]]:
+    """Turn hipify-perl spellings into argparse ones; split off compiler options after ``--``."""
+    if "--" in argv:
+        cut = argv.index("--")
+        argv, extra = argv[:cut], argv[cut + 1 :]
+    else:
+        extra = []
+    out: list[str] = []
+    for arg in argv:
+        if arg.startswith("-o="):
+            out += ["-o", arg[3:]]
+        elif arg.startswith("-") and not arg.startswith("--") and arg[1:].split("=")[0] in _PERL_OPTIONS:
+            out.append("-" + arg)
+        else:
+            out.append(arg)
+    return out, extra
+
+
+def _defines(values: list[str]) -> dict[str, str]:
+    result = {}
+    for value in values:
+        name, _, val = value.partition("=")
+        result[name] = val or "1"
+    return result
+
+
+def run(argv: list[str]) -> int:
+    """Run ``openhip hipify``; returns the exit status."""
+    args_list, extra = normalize_argv(list(argv))
+    parser = _parser()
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:
+        return int(exc.code or 0)
+    extra_defines = [a[2:] for a in extra if a.startswith("-D") and len(a) > 2]
+    if args.version:
+        from openhip import __version__
+
+        print(f"openhip hipify {__version__} (maps: {_MAPS_SOURCE})")
+        return 0
+    if args.roc and args.miopen:
+        parser.print_usage(sys.stderr)
+        print("openhip hipify: error: --roc and --miopen cannot be used together", file=sys.stderr)
+        return 2
+    if not args.sources:
+        parser.print_usage(sys.stderr)
+        print("openhip hipify: error: no source files given", file=sys.stderr)
+        return 2
+    files = discover(args.sources, filter(None, args.exclude_dirs.split(",")),
+                     filter(None, args.exclude_files.split(",")))
+    if args.output and (len(files) != 1 or args.inplace or args.output_dir):
+        print("openhip hipify: error: -o needs exactly one input file and no --inplace/--output-dir",
+              file=sys.stderr)
+        return 2
+    if args.inplace and args.output_dir:
+        print("openhip hipify: error: --inplace and --output-dir cannot be used together", file=sys.stderr)
+        return 2
+    options = HipifyOptions(
+        hip_kernel_execution_syntax=args.hip_kernel_execution_syntax,
+        roc=args.roc,
+        miopen=args.miopen,
+        experimental=args.experimental,
+        use_hip_data_types=args.use_hip_data_types,
+        skip_excluded_preprocessor_blocks=args.skip_blocks,
+        amap=args.amap,
+        defines=_defines(args.defines + extra_defines),
+        translate_strings=args.translate_strings,
+        translate_comments=args.translate_comments,
+        warnings=not args.quiet_warnings,
+        whitelist=frozenset(filter(None, args.whitelist.split(","))),
+    )
+    print_stats = args.print_stats or args.examine
+    no_output = args.no_output or args.examine
+    progress = _Progress(len(files), args.progress, writes_stdout=not (args.inplace or args.output_dir
+                                                                      or args.output or no_output))
+    total = Stats(file="GLOBAL", files=0)
+    failed = 0
+    for index, (path, root) in enumerate(files):
+        progress.update(index, path)
+        try:
+            source = read_source(path, args.encoding)
+            result = hipify(source, filename=str(path), options=options)
+        except HipifyError as exc:
+            failed += 1
+            progress.clear()
+            print(f"openhip hipify: error: {exc}", file=sys.stderr)
+            continue
+        progress.clear()
+        for warning in result.warnings:
+            print(warning, file=sys.stderr)
+        try:
+            if not no_output:
+                _write(result.text, path, root, args)
+        except OSError as exc:
+            failed += 1
+            print(f"openhip hipify: error: {path}: {exc}", file=sys.stderr)
+            continue
+        if print_stats:
+            sys.stderr.write(result.stats.report())
+        total.merge(result.stats)
+    progress.done()
+    if print_stats and len(files) > 1:
+        sys.stderr.write(total.report(total=True))
+    return 1 if failed else 0
+
+
+def _write(text: str, path: Path, root: Path, args: argparse.Namespace) -> None:
+    if args.inplace:
+        if not args.no_backup:
+            backup(path)
+        if text != path.read_text(encoding=args.encoding, newline=""):
+            write_text(path, text, args.encoding)
+    elif args.output_dir:
+        write_text(Path(args.output_dir) / path.relative_to(root), text, args.encoding)
+    elif args.output:
+        write_text(Path(args.output), text, args.encoding)
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+class _Progress:
+    """A one-line progress bar on stderr, shown only on a terminal and for several files."""
+
+    def __init__(self, count: int, wanted: bool | None, writes_stdout: bool) -> None:
+        if wanted is None:
+            wanted = sys.stderr.isatty() and not writes_stdout
+        self.on = bool(wanted) and count > 1
+        self.count = count
+        self.shown = False
+
+    def update(self, index: int, path: Path) -> None:
+        if not self.on:
+            return
+        width = 30
+        filled = width * index // self.count
+        name = str(path)
+        if len(name) > 40:
+            name = "..." + name[-37:]
+        sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {index}/{self.count} {name}\x1b[K")
+        sys.stderr.flush()
+        self.shown = True
+
+    def clear(self) -> None:
+        if self.shown:
+            sys.stderr.write("\r\x1b[K")
+            self.shown = False
+
+    def done(self) -> None:
+        if self.on:
+            width = 30
+            sys.stderr.write(f"\r[{'#' * width}] {self.count}/{self.count}\x1b[K\n")
+            sys.stderr.flush()
