@@ -1,0 +1,39 @@
+"""Algorithm choice of the shm engine, by message size.
+
+* ``direct`` (small messages): every rank copies its whole buffer into its shared slot, one
+  barrier, then every rank reduces all slots itself: one synchronisation per call, which is
+  what sets the small-message latency.
+* ``rsag`` (large messages): reduce-scatter then all-gather, the shared-memory form of the ring
+  algorithm's two phases. Each window of the buffer is cut into one slice per rank; rank r
+  reduces slice r reading the peers' slots directly (no ring hops: on shared memory every
+  rank reaches every slot), then everybody copies the reduced slices. Each rank moves
+  (n-1)/n of the data in and out, the windows are cache-sized and the copies pipeline.
+
+Every rank must choose alike, so the choice depends only on the size and on settings; the
+chosen algorithm is part of the call's descriptor, so ranks that disagree get a clear error.
+"""
+
+from __future__ import annotations
+
+from . import settings
+from .transports.base import ALL_REDUCE_DIRECT, ALL_REDUCE_RSAG
+
+_cache: tuple[str, int, int] | None = None
+
+
+def refresh() -> None:
+    """Re-read OPENHIP_CCL_ALGO / OPENHIP_CCL_SHM_SMALL / OPENHIP_CCL_SHM_SLOT."""
+    global _cache
+    _cache = (settings.algo(), settings.shm_small(), settings.shm_slot())
+
+
+def all_reduce_kind(nbytes: int, nranks: int) -> int:
+    """ALL_REDUCE_DIRECT or ALL_REDUCE_RSAG for a message of ``nbytes``."""
+    if _cache is None:
+        refresh()
+    algo, small, slot = _cache  # type: ignore[misc]
+    if algo == "rsag" or nbytes > slot:
+        return ALL_REDUCE_RSAG
+    if algo == "direct" or nbytes <= small:
+        return ALL_REDUCE_DIRECT
+    return ALL_REDUCE_RSAG

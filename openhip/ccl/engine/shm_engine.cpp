@@ -1,0 +1,802 @@
+// openhip.ccl shared-memory engine: the hot path of the shm transport.
+//
+// Built at first use by openhip/ccl/engine/__init__.py (g++ -O3 -march=native, cached under
+// openhip's cache dir) as a CPython extension module; every collective releases the GIL, so
+// comm.abort() from another thread and async_op worker threads run while a rank waits.
+//
+// Layout of one communicator's segment (/dev/shm/ohccl-<token>...):
+//   Header | RankSlot[n] | data buffers: n ranks x 2 (step parity) x slot bytes
+//          | p2p channels: n x n x (Chan + nchunk x chunk bytes)
+// Collectives advance in *steps*: a rank writes into its own buffer of the step's parity,
+// publishes seq = step (release) and waits until every peer published seq >= step; then it
+// reads what it needs from the peers' buffers.  A rank can be at most one step ahead, so two
+// buffers per rank make reuse safe with a single barrier per step.
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CPU_RELAX() _mm_pause()
+#else
+#define CPU_RELAX() __asm__ __volatile__("" ::: "memory")
+#endif
+
+namespace {
+
+constexpr uint64_t MAGIC = 0x4f4843434c310001ULL;
+enum Err { OK = 0, E_TIMEOUT = 1, E_DEAD = 2, E_ABORT_LOCAL = 3, E_ABORT_REMOTE = 4,
+           E_MISMATCH = 5, E_ATTACH = 6, E_ARG = 7, E_OS = 8 };
+
+struct alignas(64) RankSlot {
+  std::atomic<uint64_t> seq;   // last step this rank arrived at
+  uint64_t desc[2];            // descriptor of the op whose step has this parity
+  int32_t pid;
+  int32_t attached;
+  char pad[64 - 8 - 16 - 8];
+};
+static_assert(sizeof(RankSlot) == 64, "RankSlot");
+
+struct alignas(64) Header {
+  uint64_t magic;
+  int32_t nranks;
+  int32_t nchunk;
+  uint64_t slot;
+  uint64_t chunk;
+  alignas(64) std::atomic<int32_t> attached;
+  alignas(64) std::atomic<uint64_t> abort_word;  // (code<<40)|(detector<<20)|culprit, 0: fine
+};
+
+struct alignas(64) Chan {
+  std::atomic<uint64_t> head;       // chunks written by the sender
+  char pad0[56];
+  std::atomic<uint64_t> tail;       // chunks consumed by the receiver
+  char pad1[56];
+};
+
+struct ChunkHdr { uint64_t len; uint64_t total; };
+
+struct Comm {
+  char *base;
+  size_t size;
+  Header *h;
+  RankSlot *slots;
+  char *data;
+  char *p2p;
+  size_t chan_stride;
+  int rank, n;
+  uint64_t slot, chunk;
+  int nchunk;
+  uint64_t step;
+  double timeout;
+  std::atomic<int> local_abort;
+  // last error
+  int err_code, err_peer, err_detector;
+  uint64_t err_mine, err_theirs;
+};
+
+inline double now() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+inline char *buf(Comm *c, int r, uint64_t s) {
+  return c->data + ((size_t)r * 2 + (s & 1)) * c->slot;
+}
+inline Chan *chan(Comm *c, int src, int dst) {
+  return (Chan *)(c->p2p + ((size_t)src * c->n + dst) * c->chan_stride);
+}
+inline ChunkHdr *chunk_hdr(Comm *c, Chan *ch, int i) {
+  return (ChunkHdr *)((char *)ch + sizeof(Chan)) + i;
+}
+inline char *chunk_data(Comm *c, Chan *ch, int i) {
+  return (char *)ch + sizeof(Chan) + 64 * ((c->nchunk * sizeof(ChunkHdr) + 63) / 64) +
+         (size_t)i * c->chunk;
+}
+
+bool pid_dead(int pid) {
+  if (pid <= 0) return false;
+  if (kill(pid, 0) != 0 && errno == ESRCH) return true;
+  char path[64], st[256];
+  snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  int fd = open(path, O_RDONLY);
+  if (fd < 0) return errno == ENOENT;
+  ssize_t k = read(fd, st, sizeof st - 1);
+  close(fd);
+  if (k <= 0) return false;
+  st[k] = 0;
+  const char *p = strrchr(st, ')');
+  return p && (p[2] == 'Z' || p[2] == 'X');
+}
+
+int fail(Comm *c, int code, int peer, bool broadcast) {
+  c->err_code = code;
+  c->err_peer = peer;
+  c->err_detector = c->rank;
+  if (broadcast) {
+    uint64_t word = ((uint64_t)code << 40) | ((uint64_t)c->rank << 20) | (uint64_t)(peer & 0xFFFFF);
+    uint64_t zero = 0;
+    c->h->abort_word.compare_exchange_strong(zero, word);
+  }
+  return code;
+}
+
+// Waiter: spins, then yields, then sleeps; every so often checks abort flags, peer liveness
+// and the timeout.  `peer` is the rank being waited for (for the error message).
+struct Waiter {
+  Comm *c;
+  double start = 0, last_live = 0;
+  uint64_t spins = 0;
+  explicit Waiter(Comm *cc) : c(cc) {}
+  // returns OK to keep waiting, else an error code (already recorded in c)
+  int tick(int peer) {
+    ++spins;
+    if (spins < 4096) { CPU_RELAX(); if ((spins & 255) != 0) return OK; }
+    else if (spins < 20000) { sched_yield(); if ((spins & 15) != 0) return OK; }
+    double t = now();
+    if (start == 0) { start = t; last_live = t; }
+    if (c->local_abort.load(std::memory_order_relaxed))
+      return fail(c, E_ABORT_LOCAL, c->rank, true);
+    uint64_t w = c->h->abort_word.load(std::memory_order_acquire);
+    if (w) {
+      c->err_code = E_ABORT_REMOTE;
+      c->err_detector = (int)((w >> 20) & 0xFFFFF);
+      c->err_peer = (int)(w & 0xFFFFF);
+      c->err_mine = w >> 40;
+      return E_ABORT_REMOTE;
+    }
+    if (t - last_live > 0.05) {
+      last_live = t;
+      if (peer >= 0 && pid_dead(c->slots[peer].pid)) return fail(c, E_DEAD, peer, true);
+    }
+    if (c->timeout > 0 && t - start > c->timeout) return fail(c, E_TIMEOUT, peer, true);
+    if (spins >= 20000) {
+      if (t - start > 0.05) { timespec ts{0, 50000}; nanosleep(&ts, nullptr); }
+      else sched_yield();
+    }
+    return OK;
+  }
+};
+
+// arrive at step s with descriptor d and wait for every peer; check descriptors when asked
+int sync_step(Comm *c, uint64_t s, uint64_t d, bool check) {
+  RankSlot *me = &c->slots[c->rank];
+  me->desc[s & 1] = d;
+  me->seq.store(s, std::memory_order_release);
+  Waiter w(c);
+  for (int p = 0; p < c->n; ++p) {
+    if (p == c->rank) continue;
+    while (c->slots[p].seq.load(std::memory_order_acquire) < s) {
+      int e = w.tick(p);
+      if (e) return e;
+    }
+  }
+  if (check) {
+    for (int p = 0; p < c->n; ++p) {
+      if (p == c->rank) continue;
+      uint64_t theirs = c->slots[p].desc[s & 1];
+      if (theirs != d) {
+        c->err_code = E_MISMATCH; c->err_peer = p; c->err_detector = c->rank;
+        c->err_mine = d; c->err_theirs = theirs;
+        return E_MISMATCH;
+      }
+    }
+  }
+  return OK;
+}
+
+// ---------------------------------------------------------------- reductions
+enum DType { I8, U8, I32, U32, I64, U64, F16, F32, F64, BF16, F8E4M3, F8E5M2 };
+enum RedOp { SUM, PROD, MAX, MIN, AVG };
+size_t dsize(int dt) {
+  switch (dt) {
+    case I8: case U8: case F8E4M3: case F8E5M2: return 1;
+    case F16: case BF16: return 2;
+    case I32: case U32: case F32: return 4;
+    default: return 8;
+  }
+}
+
+inline float h2f(uint16_t h) {
+  uint32_t s = (uint32_t)(h & 0x8000) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ff, f;
+  if (e == 0) {
+    if (m == 0) f = s;
+    else {  // subnormal
+      e = 127 - 15 + 1;
+      while (!(m & 0x400)) { m <<= 1; --e; }
+      m &= 0x3ff;
+      f = s | (e << 23) | (m << 13);
+    }
+  } else if (e == 31) f = s | 0x7f800000 | (m << 13);
+  else f = s | ((e + 127 - 15) << 23) | (m << 13);
+  float out;
+  memcpy(&out, &f, 4);
+  return out;
+}
+inline uint16_t f2h(float v) {
+  uint32_t x;
+  memcpy(&x, &v, 4);
+  uint32_t s = (x >> 16) & 0x8000;
+  int32_t e = (int32_t)((x >> 23) & 0xff) - 127 + 15;
+  uint32_t m = x & 0x7fffff;
+  if (((x >> 23) & 0xff) == 0xff) return (uint16_t)(s | 0x7c00 | (m ? 0x200 : 0));
+  if (e >= 31) return (uint16_t)(s | 0x7c00);
+  if (e <= 0) {
+    if (e < -10) return (uint16_t)s;
+    m |= 0x800000;
+    uint32_t shift = (uint32_t)(14 - e);
+    uint32_t hm = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (hm & 1))) ++hm;
+    return (uint16_t)(s | hm);
+  }
+  uint32_t hm = m >> 13, rem = m & 0x1fff;
+  uint32_t out = s | ((uint32_t)e << 10) | hm;
+  if (rem > 0x1000 || (rem == 0x1000 && (hm & 1))) ++out;  // may carry into exponent: right
+  return (uint16_t)out;
+}
+inline float b2f(uint16_t b) { uint32_t x = (uint32_t)b << 16; float f; memcpy(&f, &x, 4); return f; }
+inline uint16_t f2b(float v) {
+  uint32_t x;
+  memcpy(&x, &v, 4);
+  if ((x & 0x7fffffff) > 0x7f800000) return (uint16_t)((x >> 16) | 0x40);
+  x += 0x7fff + ((x >> 16) & 1);
+  return (uint16_t)(x >> 16);
+}
+
+template <typename T> struct Plain {
+  using A = T;
+  static A load(const T *p, size_t i) { return p[i]; }
+  static void store(T *p, size_t i, A v) { p[i] = v; }
+};
+struct Half {
+  using A = float;
+  static A load(const uint16_t *p, size_t i) { return h2f(p[i]); }
+  static void store(uint16_t *p, size_t i, A v) { p[i] = f2h(v); }
+};
+struct BHalf {
+  using A = float;
+  static A load(const uint16_t *p, size_t i) { return b2f(p[i]); }
+  static void store(uint16_t *p, size_t i, A v) { p[i] = f2b(v); }
+};
+
+template <typename A> inline A apply(int op, A a, A b) {
+  switch (op) {
+    case PROD: return a * b;
+    case MAX: return a > b ? a : (b != b ? b : a);
+    case MIN: return a < b ? a : (b != b ? b : a);
+    default: return a + b;
+  }
+}
+
+constexpr size_t BLK = 1024;
+
+template <typename T, typename Tr, int OP>
+void reduce_blk(T *out0, T *out1, const T *const *src, int nsrc, size_t cnt, int n_avg) {
+  using A = typename Tr::A;
+  A acc[BLK];
+  for (size_t b = 0; b < cnt; b += BLK) {
+    size_t m = cnt - b < BLK ? cnt - b : BLK;
+    const T *s0 = src[0] + b;
+    for (size_t i = 0; i < m; ++i) acc[i] = Tr::load(s0, i);
+    for (int k = 1; k < nsrc; ++k) {
+      const T *sk = src[k] + b;
+      for (size_t i = 0; i < m; ++i) {
+        A v = Tr::load(sk, i);
+        if (OP == SUM || OP == AVG) acc[i] = acc[i] + v;
+        else if (OP == PROD) acc[i] = acc[i] * v;
+        else acc[i] = apply<A>(OP, acc[i], v);
+      }
+    }
+    if (OP == AVG) for (size_t i = 0; i < m; ++i) acc[i] = (A)(acc[i] / (A)n_avg);
+    for (size_t i = 0; i < m; ++i) Tr::store(out0 + b, i, acc[i]);
+    if (out1) for (size_t i = 0; i < m; ++i) Tr::store(out1 + b, i, acc[i]);
+  }
+}
+
+template <typename T, typename Tr>
+void reduce_t(int op, void *o0, void *o1, const void *const *src, int nsrc, size_t cnt, int navg) {
+  T *a = (T *)o0, *b = (T *)o1;
+  const T *const *s = (const T *const *)src;
+  switch (op) {
+    case SUM: reduce_blk<T, Tr, SUM>(a, b, s, nsrc, cnt, navg); break;
+    case PROD: reduce_blk<T, Tr, PROD>(a, b, s, nsrc, cnt, navg); break;
+    case MAX: reduce_blk<T, Tr, MAX>(a, b, s, nsrc, cnt, navg); break;
+    case MIN: reduce_blk<T, Tr, MIN>(a, b, s, nsrc, cnt, navg); break;
+    default: reduce_blk<T, Tr, AVG>(a, b, s, nsrc, cnt, navg); break;
+  }
+}
+
+// out0 (and out1 when not null) = reduce over src[0..nsrc) elementwise; safe when out0
+// aliases one of the sources (each block is read completely before it is written).
+void reduce(int dt, int op, void *o0, void *o1, const void *const *src, int nsrc, size_t cnt,
+            int navg) {
+  switch (dt) {
+    case I8: reduce_t<int8_t, Plain<int8_t>>(op, o0, o1, src, nsrc, cnt, navg); break;
+    case U8: reduce_t<uint8_t, Plain<uint8_t>>(op, o0, o1, src, nsrc, cnt, navg); break;
+    case I32: reduce_t<int32_t, Plain<int32_t>>(op, o0, o1, src, nsrc, cnt, navg); break;
+    case U32: reduce_t<uint32_t, Plain<uint32_t>>(op, o0, o1, src, nsrc, cnt, navg); break;
+    case I64: reduce_t<int64_t, Plain<int64_t>>(op, o0, o1, src, nsrc, cnt, navg); break;
+    case U64: reduce_t<uint64_t, Plain<uint64_t>>(op, o0, o1, src, nsrc, cnt, navg); break;
+    case F16: reduce_t<uint16_t, Half>(op, o0, o1, src, nsrc, cnt, navg); break;
+    case BF16: reduce_t<uint16_t, BHalf>(op, o0, o1, src, nsrc, cnt, navg); break;
+    case F32: reduce_t<float, Plain<float>>(op, o0, o1, src, nsrc, cnt, navg); break;
+    case F64: reduce_t<double, Plain<double>>(op, o0, o1, src, nsrc, cnt, navg); break;
+  }
+}
+
+inline void copy(void *dst, const void *src, size_t n) {
+  if (dst != src && n) memcpy(dst, src, n);
+}
+
+// ---------------------------------------------------------------- collectives
+// All sizes are in elements of `dt` unless named *_bytes.
+
+int all_reduce_direct(Comm *c, const char *send, char *recv, size_t cnt, int dt, int op,
+                      uint64_t d) {
+  size_t es = dsize(dt), bytes = cnt * es;
+  uint64_t s = ++c->step;
+  copy(buf(c, c->rank, s), send, bytes);
+  int e = sync_step(c, s, d, true);
+  if (e) return e;
+  const void *srcs[256];
+  for (int p = 0; p < c->n; ++p) srcs[p] = buf(c, p, s);
+  reduce(dt, op, recv, nullptr, srcs, c->n, cnt, c->n);
+  return OK;
+}
+
+int all_reduce_rsag(Comm *c, const char *send, char *recv, size_t cnt, int dt, int op,
+                    uint64_t d) {
+  size_t es = dsize(dt);
+  int n = c->n, r = c->rank;
+  size_t win = (c->slot / es) / n * n;  // elements per window (n slices)
+  const void *srcs[256];
+  bool first = true;
+  for (size_t off = 0; off < cnt; off += win) {
+    size_t wc = cnt - off < win ? cnt - off : win;
+    size_t sl = (wc + n - 1) / n;  // slice length (last may be shorter)
+    auto sbeg = [&](int j) { size_t b = j * sl; return b < wc ? b : wc; };
+    auto slen = [&](int j) { return sbeg(j + 1) - sbeg(j); };
+    uint64_t s1 = ++c->step;
+    char *mine = buf(c, r, s1);
+    for (int j = 0; j < n; ++j)
+      if (j != r) copy(mine + sbeg(j) * es, send + (off + sbeg(j)) * es, slen(j) * es);
+    int e = sync_step(c, s1, d, first);
+    if (e) return e;
+    first = false;
+    uint64_t s2 = ++c->step;
+    for (int p = 0; p < n; ++p)
+      srcs[p] = p == r ? (const void *)(send + (off + sbeg(r)) * es)
+                       : (const void *)(buf(c, p, s1) + sbeg(r) * es);
+    reduce(dt, op, recv + (off + sbeg(r)) * es, buf(c, r, s2) + sbeg(r) * es, srcs, n, slen(r), n);
+    e = sync_step(c, s2, d, false);
+    if (e) return e;
+    for (int j = 0; j < n; ++j)
+      if (j != r) copy(recv + (off + sbeg(j)) * es, buf(c, j, s2) + sbeg(j) * es, slen(j) * es);
+  }
+  if (cnt == 0) {
+    uint64_t s = ++c->step;
+    return sync_step(c, s, d, true);
+  }
+  return OK;
+}
+
+int reduce_root(Comm *c, const char *send, char *recv, size_t cnt, int dt, int op, int root,
+                uint64_t d) {
+  size_t es = dsize(dt), win = c->slot / es;
+  const void *srcs[256];
+  bool first = true;
+  size_t off = 0;
+  do {
+    size_t wc = cnt - off < win ? cnt - off : win;
+    uint64_t s = ++c->step;
+    if (c->rank != root) copy(buf(c, c->rank, s), send + off * es, wc * es);
+    int e = sync_step(c, s, d, first);
+    if (e) return e;
+    first = false;
+    if (c->rank == root) {
+      for (int p = 0; p < c->n; ++p)
+        srcs[p] = p == root ? (const void *)(send + off * es) : (const void *)buf(c, p, s);
+      reduce(dt, op, recv + off * es, nullptr, srcs, c->n, wc, c->n);
+    }
+    off += wc;
+  } while (off < cnt);
+  return OK;
+}
+
+int broadcast(Comm *c, char *data, size_t bytes, int root, uint64_t d) {
+  bool first = true;
+  size_t off = 0;
+  do {
+    size_t w = bytes - off < c->slot ? bytes - off : c->slot;
+    uint64_t s = ++c->step;
+    if (c->rank == root) copy(buf(c, root, s), data + off, w);
+    int e = sync_step(c, s, d, first);
+    if (e) return e;
+    first = false;
+    if (c->rank != root) copy(data + off, buf(c, root, s), w);
+    off += w;
+  } while (off < bytes);
+  return OK;
+}
+
+// all_gather / gather: per-rank block of `bytes`; recv holds n blocks (gather: at root only)
+int gather_any(Comm *c, const char *send, char *recv, size_t bytes, int root, uint64_t d) {
+  bool first = true;
+  size_t off = 0;
+  do {
+    size_t w = bytes - off < c->slot ? bytes - off : c->slot;
+    uint64_t s = ++c->step;
+    copy(buf(c, c->rank, s), send + off, w);
+    int e = sync_step(c, s, d, first);
+    if (e) return e;
+    first = false;
+    if (root < 0 || root == c->rank)
+      for (int p = 0; p < c->n; ++p)
+        copy(recv + p * bytes + off, p == c->rank ? send + off : buf(c, p, s), w);
+    off += w;
+  } while (off < bytes);
+  return OK;
+}
+
+// reduce_scatter: send holds n blocks of cnt elements; recv gets the reduced block `rank`
+int reduce_scatter(Comm *c, const char *send, char *recv, size_t cnt, int dt, int op,
+                   uint64_t d) {
+  size_t es = dsize(dt), win = c->slot / es / c->n;
+  int n = c->n, r = c->rank;
+  const void *srcs[256];
+  bool first = true;
+  size_t off = 0;
+  do {
+    size_t wc = cnt - off < win ? cnt - off : win;
+    uint64_t s = ++c->step;
+    char *mine = buf(c, r, s);
+    for (int j = 0; j < n; ++j)
+      if (j != r) copy(mine + j * win * es, send + (j * cnt + off) * es, wc * es);
+    int e = sync_step(c, s, d, first);
+    if (e) return e;
+    first = false;
+    for (int p = 0; p < n; ++p)
+      srcs[p] = p == r ? (const void *)(send + (r * cnt + off) * es)
+                       : (const void *)(buf(c, p, s) + r * win * es);
+    reduce(dt, op, recv + off * es, nullptr, srcs, n, wc, n);
+    off += wc;
+  } while (off < cnt);
+  return OK;
+}
+
+// all_to_all (root < 0) and scatter (root >= 0): blocks of `bytes`
+int exchange(Comm *c, const char *send, char *recv, size_t bytes, int root, uint64_t d) {
+  int n = c->n, r = c->rank;
+  size_t win = c->slot / n;
+  bool first = true;
+  size_t off = 0;
+  do {
+    size_t w = bytes - off < win ? bytes - off : win;
+    uint64_t s = ++c->step;
+    char *mine = buf(c, r, s);
+    if (root < 0 || root == r)
+      for (int j = 0; j < n; ++j)
+        if (j != r) copy(mine + j * win, send + j * bytes + off, w);
+    int e = sync_step(c, s, d, first);
+    if (e) return e;
+    first = false;
+    if (root < 0) {
+      for (int p = 0; p < n; ++p)
+        copy(recv + p * bytes + off, p == r ? send + r * bytes + off : buf(c, p, s) + r * win, w);
+    } else {
+      copy(recv + off, r == root ? send + r * bytes + off : buf(c, root, s) + r * win, w);
+    }
+    off += w;
+  } while (off < bytes);
+  return OK;
+}
+
+// ---------------------------------------------------------------- point to point
+struct P2POp { int is_send; int peer; char *ptr; uint64_t bytes; uint64_t done; int started; int fin; };
+
+int p2p_run(Comm *c, P2POp *ops, int nops) {
+  Waiter w(c);
+  int remaining = nops;
+  while (remaining) {
+    bool progressed = false;
+    int wait_peer = -1;
+    for (int i = 0; i < nops; ++i) {
+      P2POp &o = ops[i];
+      if (o.fin) continue;
+      bool blocked = false;  // an earlier op on the same (direction, peer) must finish first
+      for (int k = 0; k < i; ++k)
+        if (!ops[k].fin && ops[k].is_send == o.is_send && ops[k].peer == o.peer) { blocked = true; break; }
+      if (blocked) continue;
+      if (o.is_send) {
+        Chan *ch = chan(c, c->rank, o.peer);
+        uint64_t head = ch->head.load(std::memory_order_relaxed);
+        while (!o.fin && head - ch->tail.load(std::memory_order_acquire) < (uint64_t)c->nchunk) {
+          int slot = (int)(head % c->nchunk);
+          uint64_t len = o.bytes - o.done < c->chunk ? o.bytes - o.done : c->chunk;
+          memcpy(chunk_data(c, ch, slot), o.ptr + o.done, len);
+          ChunkHdr *hd = chunk_hdr(c, ch, slot);
+          hd->len = len; hd->total = o.bytes;
+          ch->head.store(++head, std::memory_order_release);
+          o.done += len;
+          progressed = true;
+          if (o.done >= o.bytes) { o.fin = 1; --remaining; }
+        }
+      } else {
+        Chan *ch = chan(c, o.peer, c->rank);
+        uint64_t tail = ch->tail.load(std::memory_order_relaxed);
+        while (!o.fin && tail < ch->head.load(std::memory_order_acquire)) {
+          int slot = (int)(tail % c->nchunk);
+          ChunkHdr *hd = chunk_hdr(c, ch, slot);
+          if (hd->total != o.bytes) {
+            c->err_code = E_MISMATCH; c->err_peer = o.peer; c->err_detector = c->rank;
+            c->err_mine = o.bytes; c->err_theirs = hd->total;
+            return E_MISMATCH;
+          }
+          memcpy(o.ptr + o.done, chunk_data(c, ch, slot), hd->len);
+          o.done += hd->len;
+          ch->tail.store(++tail, std::memory_order_release);
+          progressed = true;
+          if (o.done >= o.bytes) { o.fin = 1; --remaining; }
+        }
+      }
+      if (!o.fin) wait_peer = o.peer;
+    }
+    if (remaining && !progressed) {
+      int e = w.tick(wait_peer);
+      if (e) return e;
+    } else if (progressed) {
+      w.spins = 0; w.start = 0;
+    }
+  }
+  return OK;
+}
+
+// ---------------------------------------------------------------- Python glue
+const char *CAPSULE = "openhip.ccl.shm_comm";
+
+Comm *get_comm(PyObject *cap) {
+  return (Comm *)PyCapsule_GetPointer(cap, CAPSULE);
+}
+
+struct Buf {
+  Py_buffer v{};
+  bool held = false;
+  ~Buf() { if (held) PyBuffer_Release(&v); }
+  bool get(PyObject *o, bool writable) {
+    if (o == Py_None) return true;
+    if (PyObject_GetBuffer(o, &v, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) != 0) return false;
+    held = true;
+    return true;
+  }
+  char *ptr() { return held ? (char *)v.buf : nullptr; }
+};
+
+void comm_free(PyObject *cap) {
+  Comm *c = get_comm(cap);
+  if (!c) return;
+  if (c->base) munmap(c->base, c->size);
+  delete c;
+}
+
+// open(name, rank, n, slot, nchunk, chunk, timeout) -> capsule | raises OSError/RuntimeError
+PyObject *py_open(PyObject *, PyObject *args) {
+  const char *name;
+  int rank, n, nchunk;
+  unsigned long long slot, chunkb;
+  double timeout;
+  if (!PyArg_ParseTuple(args, "siiKiKd", &name, &rank, &n, &slot, &nchunk, &chunkb, &timeout))
+    return nullptr;
+  if (n < 1 || n > 256 || rank < 0 || rank >= n) {
+    PyErr_SetString(PyExc_ValueError, "bad rank or size");
+    return nullptr;
+  }
+  Comm *c = new Comm();
+  c->rank = rank; c->n = n; c->slot = slot; c->chunk = chunkb; c->nchunk = nchunk;
+  c->timeout = timeout; c->local_abort = 0;
+  size_t hdr = ((sizeof(Header) + 63) / 64) * 64;
+  size_t slots = (size_t)n * sizeof(RankSlot);
+  size_t data = (size_t)n * 2 * slot;
+  c->chan_stride = sizeof(Chan) + 64 * ((nchunk * sizeof(ChunkHdr) + 63) / 64) + nchunk * chunkb;
+  c->chan_stride = (c->chan_stride + 4095) / 4096 * 4096;
+  size_t total = hdr + slots + 4096;
+  total = (total + 4095) / 4096 * 4096;
+  size_t data_off = total;
+  total += data + (size_t)n * n * c->chan_stride;
+  int fd = shm_open(name, O_CREAT | O_RDWR, 0600);
+  if (fd < 0) { delete c; return PyErr_SetFromErrnoWithFilename(PyExc_OSError, name); }
+  struct stat stt;
+  if (fstat(fd, &stt) == 0 && (size_t)stt.st_size != total) {
+    if (stt.st_size != 0 && (size_t)stt.st_size != total) {
+      close(fd); delete c;
+      PyErr_Format(PyExc_RuntimeError, "segment %s has size %lld, expected %zu: ranks disagree on the world size or settings",
+                   name, (long long)stt.st_size, total);
+      return nullptr;
+    }
+    if (ftruncate(fd, (off_t)total) != 0) {
+      close(fd); delete c; return PyErr_SetFromErrnoWithFilename(PyExc_OSError, name);
+    }
+  }
+  void *m = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (m == MAP_FAILED) { delete c; return PyErr_SetFromErrnoWithFilename(PyExc_OSError, name); }
+  c->base = (char *)m; c->size = total;
+  c->h = (Header *)m;
+  c->slots = (RankSlot *)(c->base + hdr);
+  c->data = c->base + data_off;
+  c->p2p = c->data + data;
+  PyObject *cap = PyCapsule_New(c, CAPSULE, comm_free);
+  if (!cap) { munmap(m, total); delete c; return nullptr; }
+  // register
+  RankSlot *me = &c->slots[rank];
+  int32_t expected = 0;
+  if (!__atomic_compare_exchange_n(&me->attached, &expected, 1, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+    Py_DECREF(cap);
+    PyErr_Format(PyExc_RuntimeError, "rank %d is already taken in this communicator", rank);
+    return nullptr;
+  }
+  me->pid = getpid();
+  c->h->attached.fetch_add(1, std::memory_order_acq_rel);
+  return cap;
+}
+
+// wait_attached(cap) -> (code, missing_rank): every rank attached (then rank 0 unlinks)
+PyObject *py_wait_attached(PyObject *, PyObject *args) {
+  PyObject *cap;
+  const char *name;
+  if (!PyArg_ParseTuple(args, "Os", &cap, &name)) return nullptr;
+  Comm *c = get_comm(cap);
+  if (!c) return nullptr;
+  int code = OK, missing = -1;
+  Py_BEGIN_ALLOW_THREADS
+  double start = now();
+  uint64_t spins = 0;
+  while (c->h->attached.load(std::memory_order_acquire) < c->n) {
+    if (++spins < 1000) { CPU_RELAX(); continue; }
+    timespec ts{0, 200000};
+    nanosleep(&ts, nullptr);
+    if (c->local_abort.load()) { code = E_ABORT_LOCAL; break; }
+    if (c->timeout > 0 && now() - start > c->timeout) {
+      code = E_ATTACH;
+      for (int p = 0; p < c->n; ++p)
+        if (!__atomic_load_n(&c->slots[p].attached, __ATOMIC_ACQUIRE)) { missing = p; break; }
+      break;
+    }
+  }
+  if (code == OK && c->rank == 0) shm_unlink(name);
+  if (code != OK) shm_unlink(name);
+  Py_END_ALLOW_THREADS
+  return Py_BuildValue("ii", code, missing);
+}
+
+PyObject *err_tuple(Comm *c, int code) {
+  return Py_BuildValue("iiiKK", code, c->err_peer, c->err_detector,
+                       (unsigned long long)c->err_mine, (unsigned long long)c->err_theirs);
+}
+
+// coll(cap, kind, send, recv, count, dtype, op, root, desc) -> 0 or error tuple
+// kind: 0 all_reduce(auto) 1 all_reduce direct 2 all_reduce rs/ag 3 reduce 4 broadcast
+//       5 all_gather 6 gather 7 reduce_scatter 8 all_to_all 9 scatter 10 barrier
+PyObject *py_coll(PyObject *, PyObject *args) {
+  PyObject *cap, *so, *ro;
+  int kind, dt, op, root;
+  unsigned long long count, desc, small;
+  if (!PyArg_ParseTuple(args, "OiOOKiiiKK", &cap, &kind, &so, &ro, &count, &dt, &op, &root,
+                        &desc, &small))
+    return nullptr;
+  Comm *c = get_comm(cap);
+  if (!c) return nullptr;
+  Buf sb, rb;
+  if (!rb.get(ro, true)) return nullptr;
+  if (so == ro) { /* in place */ }
+  else if (!sb.get(so, false)) return nullptr;
+  char *send = so == ro ? rb.ptr() : sb.ptr();
+  char *recv = rb.ptr();
+  if (!send) send = recv;
+  if (!recv) recv = send;
+  int e = OK;
+  size_t es = dsize(dt);
+  Py_BEGIN_ALLOW_THREADS
+  switch (kind) {
+    case 0:
+      if (count * es <= small && count * es <= c->slot) e = all_reduce_direct(c, send, recv, count, dt, op, desc);
+      else e = all_reduce_rsag(c, send, recv, count, dt, op, desc);
+      break;
+    case 1:
+      if (count * es <= c->slot) { e = all_reduce_direct(c, send, recv, count, dt, op, desc); break; }
+      e = all_reduce_rsag(c, send, recv, count, dt, op, desc); break;
+    case 2: e = all_reduce_rsag(c, send, recv, count, dt, op, desc); break;
+    case 3: e = reduce_root(c, send, recv, count, dt, op, root, desc); break;
+    case 4: e = broadcast(c, recv, count * es, root, desc); break;
+    case 5: e = gather_any(c, send, recv, count * es, -1, desc); break;
+    case 6: e = gather_any(c, send, recv, count * es, root, desc); break;
+    case 7: e = reduce_scatter(c, send, recv, count, dt, op, desc); break;
+    case 8: e = exchange(c, send, recv, count * es, -1, desc); break;
+    case 9: e = exchange(c, send, recv, count * es, root, desc); break;
+    case 10: { uint64_t s = ++c->step; e = sync_step(c, s, desc, true); break; }
+    default: e = E_ARG;
+  }
+  Py_END_ALLOW_THREADS
+  if (e == OK) return PyLong_FromLong(0);
+  return err_tuple(c, e);
+}
+
+// p2p(cap, [(is_send, peer, buffer), ...]) -> 0 or error tuple
+PyObject *py_p2p(PyObject *, PyObject *args) {
+  PyObject *cap, *list;
+  if (!PyArg_ParseTuple(args, "OO!", &cap, &PyList_Type, &list)) return nullptr;
+  Comm *c = get_comm(cap);
+  if (!c) return nullptr;
+  Py_ssize_t n = PyList_GET_SIZE(list);
+  P2POp *ops = new P2POp[n ? n : 1]();
+  Buf *bufs = new Buf[n ? n : 1];
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    int is_send, peer;
+    PyObject *b;
+    if (!PyArg_ParseTuple(PyList_GET_ITEM(list, i), "iiO", &is_send, &peer, &b) ||
+        !bufs[i].get(b, !is_send)) {
+      delete[] ops; delete[] bufs; return nullptr;
+    }
+    ops[i].is_send = is_send; ops[i].peer = peer; ops[i].ptr = bufs[i].ptr();
+    ops[i].bytes = bufs[i].v.len;
+  }
+  int e;
+  Py_BEGIN_ALLOW_THREADS
+  e = p2p_run(c, ops, (int)n);
+  Py_END_ALLOW_THREADS
+  delete[] ops; delete[] bufs;
+  if (e == OK) return PyLong_FromLong(0);
+  return err_tuple(c, e);
+}
+
+PyObject *py_abort(PyObject *, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return nullptr;
+  Comm *c = get_comm(cap);
+  if (!c) return nullptr;
+  c->local_abort.store(1);
+  uint64_t word = ((uint64_t)E_ABORT_LOCAL << 40) | ((uint64_t)c->rank << 20) | (uint64_t)c->rank;
+  uint64_t zero = 0;
+  c->h->abort_word.compare_exchange_strong(zero, word);
+  Py_RETURN_NONE;
+}
+
+// set_timeout(cap, seconds)
+PyObject *py_set_timeout(PyObject *, PyObject *args) {
+  PyObject *cap;
+  double t;
+  if (!PyArg_ParseTuple(args, "Od", &cap, &t)) return nullptr;
+  Comm *c = get_comm(cap);
+  if (!c) return nullptr;
+  c->timeout = t;
+  Py_RETURN_NONE;
+}
+
+PyMethodDef methods[] = {
+    {"open", py_open, METH_VARARGS, "attach to (or create) a communicator segment"},
+    {"wait_attached", py_wait_attached, METH_VARARGS, "wait for every rank; unlink the name"},
+    {"coll", py_coll, METH_VARARGS, "run one collective"},
+    {"p2p", py_p2p, METH_VARARGS, "run a group of sends and receives together"},
+    {"abort", py_abort, METH_VARARGS, "abort (thread-safe)"},
+    {"set_timeout", py_set_timeout, METH_VARARGS, "set the peer timeout in seconds"},
+    {nullptr, nullptr, 0, nullptr}};
+
+PyModuleDef module = {PyModuleDef_HEAD_INIT, "_ohccl_shm", "openhip.ccl shm engine", -1,
+                      methods, nullptr, nullptr, nullptr, nullptr};
+
+}  // namespace
+
+PyMODINIT_FUNC PyInit__ohccl_shm(void) { return PyModule_Create(&module); }

@@ -1,0 +1,69 @@
+"""The ccl settings, read from the environment when asked (see openhip/config.py).
+
+OPENHIP_CCL_TRANSPORT (shm|mpi|auto), OPENHIP_CCL_TIMEOUT (seconds, default 300),
+OPENHIP_CCL_CHECK (1: check that every rank calls the same collective with the same counts,
+dtypes and op; the shm transport always checks this at no cost). Tuning knobs of the shm
+engine (not needed normally): OPENHIP_CCL_SHM_SLOT (bytes per rank and step, default 1 MiB),
+OPENHIP_CCL_SHM_SMALL (all-reduce bytes up to which the direct algorithm is used),
+OPENHIP_CCL_ALGO (auto|direct|rsag).
+"""
+
+from __future__ import annotations
+
+import os
+
+from openhip.errors import CclError
+
+DEFAULT_TIMEOUT = 300.0
+
+
+def _get(name: str) -> str:
+    return os.environ.get(name, "").strip()
+
+
+def transport() -> str:
+    value = _get("OPENHIP_CCL_TRANSPORT").lower() or "auto"
+    if value not in ("shm", "mpi", "auto"):
+        raise CclError(f"OPENHIP_CCL_TRANSPORT={value!r} is not one of shm, mpi, auto")
+    return value
+
+
+def timeout() -> float:
+    value = _get("OPENHIP_CCL_TIMEOUT")
+    if not value:
+        return DEFAULT_TIMEOUT
+    try:
+        t = float(value)
+    except ValueError:
+        raise CclError(f"OPENHIP_CCL_TIMEOUT={value!r} is not a number of seconds") from None
+    if t <= 0:
+        raise CclError(f"OPENHIP_CCL_TIMEOUT={value!r} must be positive")
+    return t
+
+
+def check() -> bool:
+    return _get("OPENHIP_CCL_CHECK").lower() in ("1", "true", "yes")
+
+
+def _int(name: str, default: int) -> int:
+    value = _get(name)
+    try:
+        return int(value) if value else default
+    except ValueError:
+        raise CclError(f"{name}={value!r} is not an integer") from None
+
+
+def shm_slot() -> int:
+    """Bytes each rank owns per step (two steps are in flight)."""
+    return max(4096, _int("OPENHIP_CCL_SHM_SLOT", 1 << 20)) // 4096 * 4096
+
+
+def shm_small() -> int:
+    return _int("OPENHIP_CCL_SHM_SMALL", 64 << 10)
+
+
+def algo() -> str:
+    value = _get("OPENHIP_CCL_ALGO").lower() or "auto"
+    if value not in ("auto", "direct", "rsag"):
+        raise CclError(f"OPENHIP_CCL_ALGO={value!r} is not one of auto, direct, rsag")
+    return value

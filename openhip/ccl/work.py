@@ -1,0 +1,66 @@
+"""Handles of asynchronous operations and the per-communicator worker thread that runs them."""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Callable
+
+
+class Work:
+    """The handle of an operation started with ``async_op=True`` (or inside ``ccl.group()``)."""
+
+    __slots__ = ("_done", "_error", "what")
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self._done = threading.Event()
+        self._error: BaseException | None = None
+
+    def is_completed(self) -> bool:
+        """True once the operation finished (successfully or not)."""
+        return self._done.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the operation finished; re-raise its error. False if ``timeout`` passed."""
+        if not self._done.wait(timeout):
+            return False
+        if self._error is not None:
+            raise self._error
+        return True
+
+    def _finish(self, error: BaseException | None = None) -> None:
+        self._error = error
+        self._done.set()
+
+    def __repr__(self) -> str:
+        state = "done" if self.is_completed() else "pending"
+        return f"<ccl.Work {self.what} {state}>"
+
+
+class Worker:
+    """One daemon thread per communicator: runs its async operations in submission order."""
+
+    def __init__(self, name: str) -> None:
+        self._queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._thread = threading.Thread(target=self._loop, name=name, daemon=True)
+        self._thread.start()
+
+    def submit(self, fn: Callable[[], None], work: Work) -> None:
+        self._queue.put((fn, work))
+
+    def stop(self) -> None:
+        self._queue.put(None)
+
+    def _loop(self) -> None:
+        while True:
+            item = self._queue.get()
+            if item is None:
+                return
+            fn, work = item
+            try:
+                fn()
+            except BaseException as exc:  # noqa: BLE001 - handed to the waiter
+                work._finish(exc)
+            else:
+                work._finish()
