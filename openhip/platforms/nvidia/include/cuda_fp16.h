@@ -1,0 +1,3 @@
+// openhip (NVIDIA): CUDA's name for the half-precision header.
+#pragma once
+#include <hip/hip_fp16.h>

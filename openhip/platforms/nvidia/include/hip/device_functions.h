@@ -1,0 +1,3 @@
+// openhip (NVIDIA): NVRTC declares the CUDA math library itself.
+#pragma once
+#include <hip/hip_runtime.h>
