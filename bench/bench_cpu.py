@@ -1,0 +1,235 @@
+"""CPU-platform benchmarks against peers measured in the same run.
+
+  saxpy over 2^24 floats        vs a plain C++ OpenMP loop, and numpy's a*x + y
+  256-thread shared-memory tree reduction with __syncthreads over 2^24 floats
+                                vs a plain C++ OpenMP reduction
+  launch overhead               an empty kernel, launches per second from Python
+  compile                       a small kernel cold (empty cache), warm from disk in a new process
+
+Usage: python bench/bench_cpu.py [--repeats N] [--json FILE]
+Medians over repeats; the machine is shared, so the load (os.getloadavg) is printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+import numpy as np
+
+import openhip as hip
+
+N = 1 << 24
+
+SAXPY = r"""
+#include <hip/hip_runtime.h>
+extern "C" __global__ void saxpy(float a, const float* __restrict__ x, float* __restrict__ y,
+                                 size_t n) {
+    size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+extern "C" __global__ void empty_kernel() {}
+"""
+
+REDUCE = r"""
+#include <hip/hip_runtime.h>
+extern "C" __global__ void block_sum(const float* in, float* partial, unsigned n) {
+    __shared__ float tile[256];
+    unsigned tid = threadIdx.x;
+    unsigned i = blockIdx.x * 256 + tid;
+    tile[tid] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+    for (unsigned s = 128; s > 0; s >>= 1) {
+        if (tid < s) tile[tid] += tile[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) partial[blockIdx.x] = tile[0];
+}
+"""
+
+PLAIN_CPP = r"""
+#include <cstddef>
+#include <chrono>
+#include <omp.h>
+extern "C" double plain_saxpy(float a, const float* __restrict__ x, float* __restrict__ y,
+                              size_t n, int repeats, double* times) {
+    for (int r = 0; r < repeats; ++r) {
+        auto t0 = std::chrono::steady_clock::now();
+        #pragma omp parallel for simd schedule(static)
+        for (size_t i = 0; i < n; ++i) y[i] = a * x[i] + y[i];
+        auto t1 = std::chrono::steady_clock::now();
+        times[r] = std::chrono::duration<double>(t1 - t0).count();
+    }
+    return 0;
+}
+extern "C" double plain_sum(const float* x, size_t n, int repeats, double* times) {
+    double total = 0;
+    for (int r = 0; r < repeats; ++r) {
+        auto t0 = std::chrono::steady_clock::now();
+        float s = 0;
+        #pragma omp parallel for simd reduction(+:s) schedule(static)
+        for (size_t i = 0; i < n; ++i) s += x[i];
+        auto t1 = std::chrono::steady_clock::now();
+        times[r] = std::chrono::duration<double>(t1 - t0).count();
+        total = s;
+    }
+    return total;
+}
+"""
+
+
+def build_plain(tmp: Path) -> ctypes.CDLL:
+    src = tmp / "plain.cpp"
+    src.write_text(PLAIN_CPP)
+    lib = tmp / "plain.so"
+    cxx = os.environ.get("CXX", "g++")
+    subprocess.run([cxx, "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC", str(src),
+                    "-o", str(lib)], check=True)
+    dll = ctypes.CDLL(str(lib))
+    dll.plain_saxpy.argtypes = [ctypes.c_float, ctypes.c_void_p, ctypes.c_void_p,
+                                ctypes.c_size_t, ctypes.c_int, ctypes.c_void_p]
+    dll.plain_sum.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_void_p]
+    dll.plain_sum.restype = ctypes.c_double
+    return dll
+
+
+def median_time(fn, repeats: int, warmup: int = 2) -> float:
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def bench_saxpy(dll, repeats: int) -> dict:
+    rng = np.random.default_rng(0)
+    x = rng.random(N, dtype=np.float32)
+    y = rng.random(N, dtype=np.float32)
+    dx, dy = hip.asarray(x), hip.asarray(y)
+    k = hip.Module(SAXPY).get_function("saxpy")
+    grid = (N + 255) // 256
+
+    def run_hip():
+        k(grid, 256, (2.0, dx, dy, N))
+        hip.synchronize()
+
+    t_hip = median_time(run_hip, repeats)
+    times = np.zeros(repeats, np.float64)
+    py = y.copy()
+    dll.plain_saxpy(2.0, x.ctypes.data, py.ctypes.data, N, 2, times.ctypes.data)  # warm-up
+    dll.plain_saxpy(2.0, x.ctypes.data, py.ctypes.data, N, repeats, times.ctypes.data)
+    t_plain = float(np.median(times))
+    ny = y.copy()
+
+    def run_numpy():
+        np.add(np.multiply(np.float32(2.0), x), ny, out=ny)
+
+    t_numpy = median_time(run_numpy, repeats)
+    gbs = lambda t: 12 * N / t / 1e9  # noqa: E731 - read x, read y, write y
+    return {"n": N, "openhip_ms": t_hip * 1e3, "plain_openmp_ms": t_plain * 1e3,
+            "numpy_ms": t_numpy * 1e3, "openhip_GBps": gbs(t_hip),
+            "plain_openmp_GBps": gbs(t_plain), "ratio_vs_plain": t_plain / t_hip,
+            "ratio_vs_numpy": t_numpy / t_hip}
+
+
+def bench_reduce(dll, repeats: int) -> dict:
+    x = np.random.default_rng(1).random(N, dtype=np.float32)
+    dx = hip.asarray(x)
+    blocks = N // 256
+    partial = hip.zeros(blocks, np.float32)
+    k = hip.Module(REDUCE).get_function("block_sum")
+
+    def run_hip():
+        k(blocks, 256, (dx, partial, N))
+        hip.synchronize()
+
+    t_hip = median_time(run_hip, max(3, repeats // 2), warmup=1)
+    got = float(partial.get().astype(np.float64).sum())
+    want = float(x.astype(np.float64).sum())
+    assert abs(got - want) <= 1e-3 * want, (got, want)
+    times = np.zeros(repeats, np.float64)
+    dll.plain_sum(x.ctypes.data, N, repeats, times.ctypes.data)
+    t_plain = float(np.median(times))
+    return {"n": N, "openhip_ms": t_hip * 1e3, "plain_openmp_ms": t_plain * 1e3,
+            "slowdown_vs_plain": t_hip / t_plain, "hip_cpu_published_ms": 1330.0,
+            "speedup_vs_hip_cpu_published": 1330.0 / (t_hip * 1e3)}
+
+
+def bench_launch(repeats: int) -> dict:
+    k = hip.Module(SAXPY).get_function("empty_kernel")
+    per_launch = []
+    count = 2000
+    for _ in range(repeats):
+        hip.synchronize()
+        t0 = time.perf_counter()
+        for _ in range(count):
+            k(1, 1, ())
+        hip.synchronize()
+        per_launch.append((time.perf_counter() - t0) / count)
+    return {"launches_per_sample": count, "us_per_launch": statistics.median(per_launch) * 1e6}
+
+
+CHILD = textwrap.dedent("""
+    import time, json, sys
+    import openhip as hip
+    src = sys.stdin.read()
+    hip.devices()
+    t0 = time.perf_counter()
+    mod = hip.Module(src)
+    mod.get_function("saxpy")
+    print(json.dumps({"seconds": time.perf_counter() - t0}))
+""")
+
+
+def bench_compile(repeats: int) -> dict:
+    cold, warm = [], []
+    for i in range(repeats):
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, OPENHIP_CACHE_DIR=cache)
+            src = SAXPY + f"\n// variant {i} {time.time()}\n"
+            for bucket in (cold, warm):
+                r = subprocess.run([sys.executable, "-c", CHILD], input=src, env=env,
+                                   capture_output=True, text=True, check=True)
+                bucket.append(json.loads(r.stdout)["seconds"])
+    return {"cold_s": statistics.median(cold), "warm_new_process_ms":
+            statistics.median(warm) * 1e3, "samples": repeats}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    dev = hip.get_device()
+    result = {"device": f"{dev.platform}: {dev.name}", "cores": os.cpu_count(),
+              "load_before": os.getloadavg()}
+    with tempfile.TemporaryDirectory() as tmp:
+        dll = build_plain(Path(tmp))
+        result["saxpy"] = bench_saxpy(dll, args.repeats)
+        print("saxpy", json.dumps(result["saxpy"], indent=1), flush=True)
+        result["reduction"] = bench_reduce(dll, args.repeats)
+        print("reduction", json.dumps(result["reduction"], indent=1), flush=True)
+    result["launch"] = bench_launch(args.repeats)
+    print("launch", json.dumps(result["launch"], indent=1), flush=True)
+    result["compile"] = bench_compile(max(3, args.repeats // 3))
+    print("compile", json.dumps(result["compile"], indent=1), flush=True)
+    result["load_after"] = os.getloadavg()
+    if args.json:
+        args.json.write_text(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
