@@ -32,21 +32,25 @@ _PREFIX = r"(?:u8|u|U|L)?"
 _TOKEN_RE = re.compile(
     "|".join(
         [
+            rf"(?P<{SPACE}>[ \t\f\v]+|\\\r?\n|\r(?!\n))",
+            rf"(?P<{IDENT}>(?!(?:u8|[uUL])?R?[\"'])(?:[^\W\d]|\$)(?:\w|\$)*)",
+            r"(?P<fast>[(){}\[\],;=+*&|!~^%?>])",
             rf"(?P<{NEWLINE}>\r?\n)",
-            rf"(?P<{SPACE}>[ \t\f\v\r]+|\\\r?\n)",
             rf"(?P<{COMMENT}>//(?:\\\r?\n|[^\n])*|/\*.*?(?:\*/|\Z))",
             rf"(?P<{INCLUDE}>\#[ \t]*(?:include_next|include|import)[ \t]*(?:<[^>\n]*>|\"[^\"\n]*\"))",
             rf"(?P<raw>{_PREFIX}R\"(?P<delim>[^()\\ \t\r\n\"]{{0,16}})\(.*?\)(?P=delim)\")",
             rf"(?P<{STRING}>{_PREFIX}\"(?:[^\"\\\n]|\\(?:\r?\n|.))*\"?)",
             rf"(?P<{CHAR}>{_PREFIX}'(?:[^'\\\n]|\\(?:\r?\n|.))*'?)",
             rf"(?P<{NUMBER}>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.']|'[0-9A-Za-z])*)",
-            rf"(?P<{IDENT}>(?:[^\W\d]|\$)(?:\w|\$)*)",
             rf"(?P<{LAUNCH}><<<)",
             rf"(?P<{PUNCT}>::|->|.)",
         ]
     ),
     re.DOTALL,
 )
+
+
+_KINDS = {"raw": STRING, "fast": PUNCT}
 
 
 class Token(NamedTuple):
@@ -60,14 +64,11 @@ class Token(NamedTuple):
 
 def tokenize(text: str) -> list[Token]:
     """Split ``text`` into tokens covering it completely, in order."""
-    tokens: list[Token] = []
-    append = tokens.append
-    for m in _TOKEN_RE.finditer(text):
-        kind = m.lastgroup
-        if kind == "raw" or kind == "delim":
-            kind = STRING
-        append(Token(kind, m.group(), m.start(), m.end()))  # type: ignore[arg-type]
-    return tokens
+    new = tuple.__new__  # skips NamedTuple's Python-level __new__: the lexer's hot path
+    return [
+        new(Token, (_KINDS.get(m.lastgroup, m.lastgroup), m.group(), *m.span()))
+        for m in _TOKEN_RE.finditer(text)
+    ]
 
 
 def iter_identifiers(text: str) -> list[tuple[str, int]]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import re
 import time
 from collections.abc import Sequence
 
@@ -23,7 +24,7 @@ from .includes import (
     split_include,
 )
 from .launch import LaunchSyntaxError, format_hip_launch, parse_launch, template_kernel_names
-from .lexer import COMMENT, IDENT, INCLUDE, LAUNCH, PUNCT, STRING, Token, iter_identifiers, tokenize
+from .lexer import COMMENT, IDENT, INCLUDE, LAUNCH, STRING, Token, iter_identifiers, tokenize
 from .options import HipifyOptions
 from .preprocessor import inactive_ranges
 from .stats import Stats
@@ -43,6 +44,8 @@ _NOT_A_TYPE = frozenset(
      "for", "switch", "do"}
 )
 _BLANKS = ("ws", "nl", "comment")
+#: ``type name(`` or ``type *name(``: a function declaration (group 1: type word, 2: name).
+_DECLARATION_RE = re.compile(r"\b([A-Za-z_]\w*)[\s*&]+(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*\(")
 
 
 class HipifyError(OpenHipError, ValueError):
@@ -192,32 +195,14 @@ class _Translator:
         return entry.hip, bad or not entry.hip, "HIP"
 
     def user_functions(self) -> set[str]:
-        """Names the file itself declares as functions (``type name(``)."""
+        """Names the file itself declares as functions (``type name(``, ``type *name(``)."""
         if self._user_functions is None:
-            names: set[str] = set()
-            tokens = self.tokens
-            for i, tok in enumerate(tokens):
-                if tok.kind != IDENT:
-                    continue
-                nxt = self.sig_next(i)
-                if nxt is None or nxt.text != "(":
-                    continue
-                prev = self.sig_prev(i)
-                if prev is not None and (
-                    (prev.kind == IDENT and prev.text not in _NOT_A_TYPE)
-                    or (prev.kind == PUNCT and prev.text in ("*", "&") and self._declares(i))
-                ):
-                    names.add(tok.text)
-            self._user_functions = names
+            self._user_functions = {
+                m.group(2)
+                for m in _DECLARATION_RE.finditer(self.text)
+                if m.group(1) not in _NOT_A_TYPE
+            }
         return self._user_functions
-
-    def _declares(self, i: int) -> bool:
-        prev = self.sig_prev(i)
-        j = i - 1
-        while j >= 0 and self.tokens[j] is not prev:
-            j -= 1
-        before = self.sig_prev(j)
-        return before is not None and before.kind == IDENT and before.text not in _NOT_A_TYPE
 
     # ----------------------------------------------------------------- main
     def run(self) -> HipifyResult:
@@ -231,19 +216,19 @@ class _Translator:
         if self.opt.skip_excluded_preprocessor_blocks and not self.opt.amap:
             for a, b in inactive_ranges(tokens, self.opt.defines):
                 skip[a:b] = b"\x01" * (b - a)
-        self.has_blas_v2 = includes_header(tokens, "cublas_v2.h")
+        self.has_blas_v2 = "cublas_v2.h" in text and includes_header(tokens, "cublas_v2.h")
         self.include_state = IncludeState()
-        if includes_runtime(tokens):
+        if "hip_runtime.h" in text and includes_runtime(tokens):
             self.include_state.inserted.add("runtime")
             self.hip_signal = True
         launches: list[int] = []
         renames = self.tables.renames
         for i, tok in enumerate(tokens):
-            kind = tok.kind
+            kind = tok[0]
             if kind == IDENT:
                 if skip[i]:
                     continue
-                name = tok.text
+                name = tok[1]
                 entry = renames.get(name)
                 if entry is not None:
                     self.identifier(i, tok, entry)
