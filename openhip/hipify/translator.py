@@ -30,7 +30,9 @@ from .preprocessor import inactive_ranges
 from .stats import Stats
 
 #: Libraries hipify-clang translates to roc* names under ``--roc``/``--miopen``.
-ROC_LIBRARIES = frozenset({"CUBLAS", "CUDNN", "CUSPARSE", "CUSOLVER", "CUDA_Runtime_API", "cuComplex"})
+ROC_LIBRARIES = frozenset(
+    {"CUBLAS", "CUDNN", "CUSPARSE", "CUSOLVER", "CURAND", "CUDA_Runtime_API", "cuComplex"}
+)
 #: CUDA C++ keywords and built-in variables: a file using them is device code.
 CUDA_KEYWORDS = frozenset(
     {

@@ -1,0 +1,11 @@
+// A header with an include guard.
+#ifndef GUARDED_CUH
+#define GUARDED_CUH
+
+#include <vector>
+
+__device__ inline float clampf(float v) { return fminf(fmaxf(v, 0.0f), 1.0f); }
+
+inline void sync_all() { cudaDeviceSynchronize(); }
+
+#endif  // GUARDED_CUH
