@@ -1,0 +1,83 @@
+// openhip (AMD): HIP 6.2's warp-synchronous functions for older ROCm.
+//
+// openhip compiles with -DHIP_ENABLE_WARP_SYNC_BUILTINS, so HIP >= 6.2 provides these itself.
+// On older HIP they are defined here over the wavefront-wide forms. The mask may be 32 or 64
+// bits: the shuffles ignore it (the whole wavefront takes part, as on AMD hardware); the votes
+// only count lanes named in it.
+#pragma once
+#ifndef OPENHIP_AMD_COMPAT_H
+#define OPENHIP_AMD_COMPAT_H
+
+// hipThreadIdx_x and friends left HIP's headers in ROCm 5; HIP code still uses them.
+#ifndef hipThreadIdx_x
+#define hipThreadIdx_x threadIdx.x
+#define hipThreadIdx_y threadIdx.y
+#define hipThreadIdx_z threadIdx.z
+#define hipBlockIdx_x blockIdx.x
+#define hipBlockIdx_y blockIdx.y
+#define hipBlockIdx_z blockIdx.z
+#define hipBlockDim_x blockDim.x
+#define hipBlockDim_y blockDim.y
+#define hipBlockDim_z blockDim.z
+#define hipGridDim_x gridDim.x
+#define hipGridDim_y gridDim.y
+#define hipGridDim_z gridDim.z
+#endif
+
+#if !defined(HIP_VERSION_MAJOR) || (HIP_VERSION_MAJOR * 100 + HIP_VERSION_MINOR) < 602
+
+// Shuffles of __half (HIP < 6.2 has them for 32/64-bit types only).
+#define OPENHIP_HALF_SHFL(name, T2)                                                            \
+    __device__ __forceinline__ __half name(__half v, T2 arg, int width = warpSize) {           \
+        return __ushort_as_half(static_cast<unsigned short>(                                   \
+            name(static_cast<int>(__half_as_ushort(v)), arg, width)));                         \
+    }
+OPENHIP_HALF_SHFL(__shfl, int)
+OPENHIP_HALF_SHFL(__shfl_up, unsigned int)
+OPENHIP_HALF_SHFL(__shfl_down, unsigned int)
+OPENHIP_HALF_SHFL(__shfl_xor, int)
+#undef OPENHIP_HALF_SHFL
+
+__device__ __forceinline__ unsigned long long __activemask() { return __ballot(1); }
+
+__device__ __forceinline__ void __syncwarp() {
+    __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
+    __builtin_amdgcn_wave_barrier();
+    __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
+}
+template <typename MaskT>
+__device__ __forceinline__ void __syncwarp(MaskT) { __syncwarp(); }
+
+template <typename MaskT, typename T>
+__device__ __forceinline__ T __shfl_sync(MaskT, T var, int src_lane, int width = warpSize) {
+    return __shfl(var, src_lane, width);
+}
+template <typename MaskT, typename T>
+__device__ __forceinline__ T __shfl_up_sync(MaskT, T var, unsigned int delta,
+                                            int width = warpSize) {
+    return __shfl_up(var, delta, width);
+}
+template <typename MaskT, typename T>
+__device__ __forceinline__ T __shfl_down_sync(MaskT, T var, unsigned int delta,
+                                              int width = warpSize) {
+    return __shfl_down(var, delta, width);
+}
+template <typename MaskT, typename T>
+__device__ __forceinline__ T __shfl_xor_sync(MaskT, T var, int lane_mask, int width = warpSize) {
+    return __shfl_xor(var, lane_mask, width);
+}
+template <typename MaskT>
+__device__ __forceinline__ unsigned long long __ballot_sync(MaskT mask, int predicate) {
+    return __ballot(predicate) & static_cast<unsigned long long>(mask);
+}
+template <typename MaskT>
+__device__ __forceinline__ int __any_sync(MaskT mask, int predicate) {
+    return __ballot_sync(mask, predicate) != 0;
+}
+template <typename MaskT>
+__device__ __forceinline__ int __all_sync(MaskT mask, int predicate) {
+    return __ballot_sync(mask, predicate) == __ballot_sync(mask, 1);
+}
+
+#endif  // HIP < 6.2
+#endif
