@@ -1,0 +1,100 @@
+"""#include handling: mapping, removal, de-duplication and placing hip/hip_runtime.h once."""
+
+from __future__ import annotations
+
+from openhip.hipify import hipify, translate
+
+
+def test_main_header_mapped_keeping_quotes_and_brackets():
+    assert translate('#include "cuda_runtime.h"\ncudaFree(p);\n') == '#include "hip/hip_runtime.h"\nhipFree(p);\n'
+    assert translate("#include <cuda.h>\n") == "#include <hip/hip_runtime.h>\n"
+
+
+def test_second_main_header_removed_line_kept():
+    src = "#include <cuda_runtime.h>\n#include <cuda.h>  // driver too\nint x;\n"
+    assert translate(src) == "#include <hip/hip_runtime.h>\n  // driver too\nint x;\n"
+
+
+def test_header_without_hip_counterpart_dropped_and_reported():
+    r = hipify("#include <cuda_runtime.h>\n#include <device_launch_parameters.h>\n", filename="h.cu")
+    assert r.text == "#include <hip/hip_runtime.h>\n\n"
+    assert r.warnings[0].line == 2 and "no HIP counterpart" in r.warnings[0].message
+
+
+def test_library_headers():
+    src = (
+        "#include <cublas_v2.h>\n#include <curand_kernel.h>\n#include <cufft.h>\n#include <cusparse.h>\n"
+        "#include <cusolverDn.h>\n#include <cudnn.h>\n#include <cub/cub.cuh>\n#include <nvrtc.h>\n"
+        "#include <cuComplex.h>\n#include <cuda_fp16.h>\n#include <cooperative_groups.h>\n"
+    )
+    assert translate(src) == (
+        "#include <hip/hip_runtime.h>\n"
+        "#include <hipblas.h>\n#include <hiprand/hiprand_kernel.h>\n#include <hipfft/hipfft.h>\n"
+        "#include <hipsparse.h>\n#include <hipsolver.h>\n#include <hipDNN.h>\n"
+        "#include <hipcub/hipcub.hpp>\n#include <hiprtc.h>\n#include <hip/hip_complex.h>\n"
+        "#include <hip/hip_fp16.h>\n#include <hip/hip_cooperative_groups.h>\n"
+    )
+
+
+def test_blas_v1_then_v2_deduplicated():
+    assert translate("#include <cublas.h>\n#include <cublas_v2.h>\n") == (
+        "#include <hip/hip_runtime.h>\n#include <hipblas.h>\n\n"
+    )
+
+
+def test_roc_headers():
+    src = "#include <cublas_v2.h>\n#include <curand.h>\n#include <cusparse.h>\n"
+    assert translate(src, roc=True) == (
+        "#include <hip/hip_runtime.h>\n#include <rocblas.h>\n#include <rocrand/rocrand.h>\n#include <rocsparse.h>\n"
+    )
+
+
+def test_unsupported_header_kept_and_warned():
+    r = hipify("#include <caffe2/core/common_gpu.h>\n", filename="c.cu")
+    assert "#include <caffe2/core/common_gpu.h>" in r.text
+    assert "unsupported header" in r.warnings[0].message
+
+
+def test_runtime_added_before_first_include():
+    src = "// header comment\n#include <cstdio>\n__global__ void k() {}\n"
+    assert translate(src) == "// header comment\n#include <hip/hip_runtime.h>\n#include <cstdio>\n__global__ void k() {}\n"
+
+
+def test_runtime_added_at_top_without_includes():
+    assert translate("__global__ void k() { __syncthreads(); }\n") == (
+        "#include <hip/hip_runtime.h>\n__global__ void k() { __syncthreads(); }\n"
+    )
+
+
+def test_runtime_added_inside_include_guard():
+    src = "#ifndef A_H\n#define A_H\n#include <vector>\nvoid f() { cudaDeviceSynchronize(); }\n#endif\n"
+    assert translate(src) == (
+        "#ifndef A_H\n#define A_H\n#include <hip/hip_runtime.h>\n#include <vector>\n"
+        "void f() { hipDeviceSynchronize(); }\n#endif\n"
+    )
+
+
+def test_runtime_added_after_pragma_once():
+    src = "#pragma once\n#include <vector>\ncudaStream_t s;\n"
+    assert translate(src) == "#pragma once\n#include <hip/hip_runtime.h>\n#include <vector>\nhipStream_t s;\n"
+
+
+def test_runtime_not_added_to_conditional_include_position():
+    src = "#ifdef X\n#include <a.h>\n#endif\ncudaStream_t s;\n"
+    assert translate(src) == "#include <hip/hip_runtime.h>\n#ifdef X\n#include <a.h>\n#endif\nhipStream_t s;\n"
+
+
+def test_runtime_not_added_to_plain_cpp_or_hip_code():
+    plain = "#include <vector>\nint max(int a, int b) { return a > b ? a : b; }\nint y = max(1, 2);\n"
+    assert translate(plain) == plain
+    hip = "__global__ void k(float *x) { x[threadIdx.x] = 0; }\nvoid f() { hipLaunchKernelGGL(k, 1, 1, 0, 0, p); }\n"
+    assert translate(hip) == hip
+    already = "#include <hip/hip_runtime.h>\n__global__ void k() {}\n"
+    assert translate(already) == already
+
+
+def test_runtime_added_once_with_crlf():
+    src = "#include <cstdio>\r\n__global__ void k() {}\r\n"
+    out = translate(src)
+    assert out == "#include <hip/hip_runtime.h>\r\n#include <cstdio>\r\n__global__ void k() {}\r\n"
+    assert translate(out) == out
