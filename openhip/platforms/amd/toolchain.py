@@ -19,6 +19,7 @@ from pathlib import Path
 from ...errors import CompileError
 from ..base import CompiledProgram
 from ..nvidia import elf
+from ..nvidia.names import auto_name_expressions, merge_lowered
 from . import lib as hiplib
 from .arch import AmdArch, parse_arch, supported_archs
 from .errors import HIPRTC_ERROR_COMPILATION, HIPRTC_RESULTS, check_rtc
@@ -117,11 +118,31 @@ class HiprtcToolchain:
                 filename: str = "kernel.hip") -> CompiledProgram:
         """Compile ``source`` for ``arch`` (``gfx90a``, ``gfx942:xnack-``...).
 
-        ValueError for an arch the installed ROCm cannot target (checked before hiprtc runs);
-        CompileError with the log (the user's file name and line numbers) on a build failure.
+        Plain names of non-``extern "C"`` kernels are resolved too. ValueError for an arch the
+        installed ROCm cannot target (checked before hiprtc runs); CompileError with the log
+        (the user's file name and line numbers) on a build failure.
         """
         target = self.parse_arch(arch)
         opts = self.hiprtc_options(target, options)
+        auto_k, auto_g = auto_name_expressions(source, name_expressions)
+        exprs = list(dict.fromkeys([*name_expressions, *auto_k, *auto_g]))
+        ok, log, binary, lowered = self._compile_once(source, filename, opts, exprs)
+        if not ok and len(exprs) > len(name_expressions):
+            ok, log, binary, lowered = self._compile_once(source, filename, opts,
+                                                          list(name_expressions))
+        if not ok:
+            raise CompileError(log, source, tuple(options), platform="amd", name=filename,
+                               arch=target.name)
+        kernels, globals_ = kernels_and_globals(binary)
+        kernel_map, global_map = merge_lowered(kernels, globals_, lowered)
+        return CompiledProgram(binary=binary, platform="amd", arch=target.name,
+                               kernels=kernel_map, globals=global_map,
+                               metadata={"format": "hsaco", "options": opts},
+                               log=log.strip())
+
+    def _compile_once(self, source: str, filename: str, opts: list[str],
+                      exprs: Sequence[str]) -> tuple[bool, str, bytes, dict[str, str]]:
+        """One hiprtc run: (succeeded, log, code object, lowered names)."""
         rtc = self._libs.rtc
         with self._lock:
             prog = ctypes.c_void_p()
@@ -129,7 +150,7 @@ class HiprtcToolchain:
                                               filename.encode(), 0, None, None),
                       "hiprtcCreateProgram")
             try:
-                for expr in name_expressions:
+                for expr in exprs:
                     check_rtc(rtc.hiprtcAddNameExpression(prog, expr.encode()),
                               "hiprtcAddNameExpression")
                 argv = (ctypes.c_char_p * len(opts))(*[o.encode() for o in opts])
@@ -139,34 +160,20 @@ class HiprtcToolchain:
                     if status != HIPRTC_ERROR_COMPILATION:
                         log = (f"{HIPRTC_RESULTS.get(status, status)} with options {opts!r}\n"
                                + log)
-                    raise CompileError(log or HIPRTC_RESULTS.get(status, str(status)), source,
-                                       tuple(options), platform="amd", name=filename,
-                                       arch=target.name)
+                    return False, log or HIPRTC_RESULTS.get(status, str(status)), b"", {}
                 size = ctypes.c_size_t(0)
                 check_rtc(rtc.hiprtcGetCodeSize(prog, ctypes.byref(size)), "hiprtcGetCodeSize")
                 buf = ctypes.create_string_buffer(size.value)
                 check_rtc(rtc.hiprtcGetCode(prog, buf), "hiprtcGetCode")
-                binary = buf.raw[:size.value]
                 lowered: dict[str, str] = {}
-                for expr in name_expressions:
+                for expr in exprs:
                     out = ctypes.c_char_p()
                     check_rtc(rtc.hiprtcGetLoweredName(prog, expr.encode(), ctypes.byref(out)),
                               "hiprtcGetLoweredName")
                     lowered[expr] = (out.value or b"").decode()
+                return True, log, buf.raw[:size.value], lowered
             finally:
                 rtc.hiprtcDestroyProgram(ctypes.byref(prog))
-        kernels, globals_ = kernels_and_globals(binary)
-        kernel_map = {k: k for k in kernels}
-        global_map = {g: g for g in globals_}
-        for expr, name in lowered.items():
-            if name in global_map or expr.lstrip().startswith("&"):
-                global_map[expr] = name
-            else:
-                kernel_map[expr] = name
-        return CompiledProgram(binary=binary, platform="amd", arch=target.name,
-                               kernels=kernel_map, globals=global_map,
-                               metadata={"format": "hsaco", "options": opts},
-                               log=log.strip())
 
     def _log(self, prog: ctypes.c_void_p, filename: str) -> str:
         rtc = self._libs.rtc

@@ -16,6 +16,7 @@ from ...errors import CompileError
 from ..base import CompiledProgram
 from . import elf
 from .arch import NvidiaArch, parse_arch
+from .names import auto_name_expressions, merge_lowered
 
 INCLUDE_DIR = Path(__file__).with_name("include")
 
@@ -66,12 +67,15 @@ def kernels_and_globals(image: bytes) -> tuple[list[str], list[str]]:
 
 
 def _ptx_symbols(ptx: str) -> tuple[list[str], list[str]]:
+    """Kernel entries and module-scope ``.global``/``.const`` variables of a PTX module."""
     import re
 
-    kernels = re.findall(r"\.entry\s+([A-Za-z_$][\w$]*)", ptx)
-    globals_ = re.findall(r"\.visible\s+\.(?:global|const)\s+[^;]*?([A-Za-z_$][\w$]*)\s*(?:\[|;|=)",
-                          ptx)
-    return kernels, globals_
+    kernels = re.findall(r"^\s*(?:\.visible\s+|\.weak\s+)?\.entry\s+([A-Za-z_$][\w$]*)", ptx,
+                         re.M)
+    globals_ = re.findall(
+        r"^(?:\.visible\s+|\.weak\s+)?\.(?:global|const)\s[^;=\[]*?([A-Za-z_$][\w$]*)\s*(?:\[|;|=)",
+        ptx, re.M)
+    return kernels, [g for g in globals_ if "__nv_" not in g]
 
 
 class NvrtcToolchain:
@@ -131,17 +135,45 @@ class NvrtcToolchain:
                 filename: str = "kernel.hip") -> CompiledProgram:
         """Compile ``source`` for ``arch`` (``sm_XY`` cubin, ``compute_XY`` PTX).
 
+        Plain names of non-``extern "C"`` kernels are resolved too (see :mod:`.names`).
         ValueError for an arch NVRTC cannot target; CompileError (line numbers of ``source``)
         when the source does not compile.
         """
-        from cuda.bindings import nvrtc
-
         target = self.parse_arch(arch)
         opts = self.nvrtc_options(target, options)
+        auto_k, auto_g = auto_name_expressions(source, name_expressions)
+        exprs = list(dict.fromkeys([*name_expressions, *auto_k, *auto_g]))
+        ok, log, binary, lowered = self._compile_once(source, filename, opts, exprs, target)
+        if not ok and len(exprs) > len(name_expressions):
+            # An automatic name expression may be what failed (an overloaded kernel): retry
+            # with the user's own only, so the log shows only the user's errors.
+            ok, log, binary, lowered = self._compile_once(source, filename, opts,
+                                                          list(name_expressions), target)
+        if not ok:
+            raise CompileError(log, source, tuple(options), platform="nvidia", name=filename,
+                               arch=target.name)
+        if target.is_ptx:
+            kernels, globals_ = _ptx_symbols(binary.decode("utf-8", "replace"))
+        else:
+            kernels, globals_ = kernels_and_globals(binary)
+        kernel_map, global_map = merge_lowered(kernels, globals_, lowered)
+        return CompiledProgram(
+            binary=binary, platform="nvidia", arch=target.name, kernels=kernel_map,
+            globals=global_map,
+            metadata={"format": "ptx" if target.is_ptx else "cubin", "options": opts},
+            log=log.strip(),
+        )
+
+    @staticmethod
+    def _compile_once(source: str, filename: str, opts: list[str], exprs: Sequence[str],
+                      target: NvidiaArch) -> tuple[bool, str, bytes, dict[str, str]]:
+        """One NVRTC run: (succeeded, log, binary, lowered names)."""
+        from cuda.bindings import nvrtc
+
         err, prog = nvrtc.nvrtcCreateProgram(source.encode("utf-8"), filename.encode(), 0, [], [])
         _check_nvrtc(err, "nvrtcCreateProgram")
         try:
-            for expr in name_expressions:
+            for expr in exprs:
                 _check_nvrtc(nvrtc.nvrtcAddNameExpression(prog, expr.encode())[0],
                              "nvrtcAddNameExpression")
             (status,) = nvrtc.nvrtcCompileProgram(prog, len(opts), [o.encode() for o in opts])
@@ -149,42 +181,27 @@ class NvrtcToolchain:
             if int(status) != 0:
                 if int(status) == int(nvrtc.nvrtcResult.NVRTC_ERROR_INVALID_OPTION):
                     log = f"invalid option among {opts!r}\n{log}"
-                raise CompileError(log or str(status), source, tuple(options), platform="nvidia",
-                                   name=filename, arch=target.name)
+                return False, log or str(status), b"", {}
             if target.is_ptx:
                 err, size = nvrtc.nvrtcGetPTXSize(prog)
                 _check_nvrtc(err, "nvrtcGetPTXSize")
                 buf = b" " * size
                 _check_nvrtc(nvrtc.nvrtcGetPTX(prog, buf)[0], "nvrtcGetPTX")
                 binary = buf.rstrip(b"\0") + b"\0"
-                kernels, globals_ = _ptx_symbols(binary.decode("utf-8", "replace"))
             else:
                 err, size = nvrtc.nvrtcGetCUBINSize(prog)
                 _check_nvrtc(err, "nvrtcGetCUBINSize")
                 buf = b" " * size
                 _check_nvrtc(nvrtc.nvrtcGetCUBIN(prog, buf)[0], "nvrtcGetCUBIN")
                 binary = bytes(buf)
-                kernels, globals_ = kernels_and_globals(binary)
             lowered = {}
-            for expr in name_expressions:
+            for expr in exprs:
                 err, name = nvrtc.nvrtcGetLoweredName(prog, expr.encode())
                 _check_nvrtc(err, "nvrtcGetLoweredName")
                 lowered[expr] = name.decode()
+            return True, log, binary, lowered
         finally:
             nvrtc.nvrtcDestroyProgram(prog)
-        kernel_map = {k: k for k in kernels}
-        global_map = {g: g for g in globals_}
-        for expr, name in lowered.items():
-            if name in global_map or expr.lstrip().startswith("&"):
-                global_map[expr] = name
-            else:
-                kernel_map[expr] = name
-        return CompiledProgram(
-            binary=binary, platform="nvidia", arch=target.name, kernels=kernel_map,
-            globals=global_map,
-            metadata={"format": "ptx" if target.is_ptx else "cubin", "options": opts},
-            log=log.strip(),
-        )
 
 
 def _program_log(prog) -> str:
