@@ -15,17 +15,26 @@
 // Trap: __trap(), abort() and a failed assert() inside a kernel fail the launch (the runtime
 // raises HipError), the process keeps running.  The engine implements the unwinding:
 //   [[noreturn]] void openhip::detail::device_trap(const char* message);
-// It is declared weak here, so this header also works against a test stub that lacks it; then
-// the message is printed and the process traps (the only option left without an engine).
+// engine.h defines it; without the engine (a test harness) it is declared weak here, and when it
+// is absent the message is printed and the process traps (the only option left).
+#if !defined(__HIP_PLATFORM_OPENHIP_CPU__)
+#define OPENHIP_LANG_TRAP_WEAK 1
 namespace openhip {
 namespace detail {
 [[noreturn]] void device_trap(const char* message) __attribute__((weak));
 }  // namespace detail
+}  // namespace openhip
+#endif
+namespace openhip {
 namespace lang {
 [[noreturn]] inline __attribute__((noinline, cold)) void trap(const char* message) {
+#if defined(OPENHIP_LANG_TRAP_WEAK)
   if (&openhip::detail::device_trap != nullptr) openhip::detail::device_trap(message);
   __builtin_printf("openhip: %s (no engine trap handler; aborting)\n", message);
   __builtin_trap();
+#else
+  openhip::detail::device_trap(message);
+#endif
 }
 [[noreturn]] inline __attribute__((noinline, cold)) void assert_fail(const char* expr,
                                                                     const char* file,

@@ -114,6 +114,24 @@ OPENHIP_LANG_FN unsigned double_to_small(double d, const small_fmt& F, rounding 
   return float_to_small(double_to_float_odd(d), F, r);
 }
 
+// Integer -> small format: exact in double for up to 53 bits; 64-bit values go through a
+// round-to-odd double so that the final rounding is still correct.
+template <class I>
+OPENHIP_LANG_FN unsigned int_to_small(I a, const small_fmt& F, rounding r) {
+  if constexpr (sizeof(I) < 8) {
+    return double_to_small((double)a, F, r);
+  } else {
+    double d = (double)a;
+    const __int128 rem = (__int128)a - (__int128)d;  // (__int128)d is exact: |d| <= 2^64
+    if (rem != 0) {
+      unsigned long long b = bit_cast<unsigned long long>(d);
+      if ((rem > 0) != (d > 0)) b -= 1;  // rounded away from zero: step back
+      d = bit_cast<double>(b | 1ull);
+    }
+    return double_to_small(d, F, r);
+  }
+}
+
 // Correctly rounded a*b + c for small formats whose values multiply exactly in double (binary16,
 // bfloat16, fp8): the product is exact; the sum is made exact by TwoSum and folded into a
 // round-to-odd double before the final rounding.
@@ -128,6 +146,25 @@ OPENHIP_LANG_FN double fma_odd(double a, double b, double c) {
   if ((err > 0) != (s > 0)) bits -= 1;  // s was rounded away from zero
   return bit_cast<double>(bits | 1ull);
 }
+
+// enable_if for the integer constructors of the 16-bit types.
+template <class I>
+struct f16_enable_int {};
+#define OPENHIP_F16_INT(T) \
+  template <>              \
+  struct f16_enable_int<T> { using type = void; };
+OPENHIP_F16_INT(char)
+OPENHIP_F16_INT(signed char)
+OPENHIP_F16_INT(unsigned char)
+OPENHIP_F16_INT(short)
+OPENHIP_F16_INT(unsigned short)
+OPENHIP_F16_INT(int)
+OPENHIP_F16_INT(unsigned int)
+OPENHIP_F16_INT(long)
+OPENHIP_F16_INT(unsigned long)
+OPENHIP_F16_INT(long long)
+OPENHIP_F16_INT(unsigned long long)
+#undef OPENHIP_F16_INT
 
 }  // namespace lang
 }  // namespace openhip

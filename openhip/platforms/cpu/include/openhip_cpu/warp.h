@@ -1,0 +1,226 @@
+// openhip CPU platform: HIP's warp functions on a 32-lane warp (warpSize = 32).
+//
+// Built on the engine's contract (openhip::detail::lane_id / warp_live_mask / warp_exchange):
+// every participating lane deposits its 64-bit value, then reads the lane it wants.  Semantics are
+// HIP's amd_warp_functions.h (= CUDA's) exactly, for every lane and every width:
+//   __shfl(v, src, w)       reads lane (src mod w) of the caller's w-wide segment;
+//   __shfl_up(v, d, w)      reads lane - d; if that leaves the segment (below its start), own v;
+//   __shfl_down(v, d, w)    reads lane + d; if that leaves the segment (past its end), own v;
+//   __shfl_xor(v, m, w)     reads lane ^ m; if that is past the end of the caller's segment, own v
+//                           (lower segments may be read, as in CUDA and HIP).
+// The _sync forms take a mask of participating lanes (32- or 64-bit); the plain forms use every
+// live lane of the warp.  Types: any trivially copyable type of at most 8 bytes (int, unsigned,
+// long, long long and unsigned variants, float, double, __half, __half2, bfloat16 ...).
+// __ballot returns a 64-bit mask as in HIP (lanes 32-63 are always 0 here).
+#pragma once
+
+#include "lang_base.h"
+
+namespace openhip {
+namespace lang {
+constexpr int kWarpSize = 32;
+
+template <class T>
+OPENHIP_LANG_FN uint64_t to_u64(const T& v) {
+  static_assert(sizeof(T) <= 8, "warp functions move at most 8 bytes per lane");
+  uint64_t r = 0;
+  __builtin_memcpy(&r, &v, sizeof(T));
+  return r;
+}
+template <class T>
+OPENHIP_LANG_FN T from_u64(uint64_t u) {
+  T r;
+  __builtin_memcpy(&r, &u, sizeof(T));
+  return r;
+}
+template <class M>
+OPENHIP_LANG_FN uint64_t mask64(M m) {
+  return (uint64_t)(unsigned long long)m;
+}
+
+// Source lane of each shuffle (HIP's index arithmetic; width is a power of two <= 32).
+OPENHIP_LANG_FN int src_idx(int self, int src, int width) {
+  return (src & (width - 1)) + (self & ~(width - 1));
+}
+OPENHIP_LANG_FN int src_up(int self, unsigned delta, int width) {
+  const int index = self - (int)delta;
+  return index < (self & ~(width - 1)) ? self : index;
+}
+OPENHIP_LANG_FN int src_down(int self, unsigned delta, int width) {
+  const int index = self + (int)delta;
+  return (int)((self & (width - 1)) + delta) >= width ? self : index;
+}
+OPENHIP_LANG_FN int src_xor(int self, int lane_mask, int width) {
+  const int index = self ^ lane_mask;
+  return index >= ((self + width) & ~(width - 1)) ? self : index;
+}
+
+template <class T>
+OPENHIP_LANG_FN T shfl_from(const T& var, uint64_t mask, int src) {
+  const uint64_t* vals = openhip::detail::warp_exchange(to_u64(var), mask);
+  return from_u64<T>(vals[(unsigned)src & 31u]);
+}
+OPENHIP_LANG_FN uint64_t ballot(uint64_t mask, int pred) {
+  // Participants: lanes named by the mask that are alive (the caller always participates).
+  const uint64_t part = (mask & openhip::detail::warp_live_mask()) |
+                        (uint64_t(1) << openhip::detail::lane_id());
+  const uint64_t* vals = openhip::detail::warp_exchange(pred != 0, mask);
+  uint64_t r = 0;
+  for (unsigned l = 0; l < 32; ++l)
+    if (((part >> l) & 1u) && vals[l]) r |= uint64_t(1) << l;
+  return r;
+}
+}  // namespace lang
+}  // namespace openhip
+
+OPENHIP_LANG_FN int __lane_id() { return (int)openhip::detail::lane_id(); }
+
+// ---- shuffles: the _sync forms (templates, any 1-8 byte type, 32- or 64-bit mask) ------------------
+template <class MaskT, class T>
+OPENHIP_LANG_FN T __shfl_sync(MaskT mask, T var, int src_lane, int width = openhip::lang::kWarpSize) {
+  return openhip::lang::shfl_from(var, openhip::lang::mask64(mask),
+                                  openhip::lang::src_idx(__lane_id(), src_lane, width));
+}
+template <class MaskT, class T>
+OPENHIP_LANG_FN T __shfl_up_sync(MaskT mask, T var, unsigned int delta,
+                                 int width = openhip::lang::kWarpSize) {
+  return openhip::lang::shfl_from(var, openhip::lang::mask64(mask),
+                                  openhip::lang::src_up(__lane_id(), delta, width));
+}
+template <class MaskT, class T>
+OPENHIP_LANG_FN T __shfl_down_sync(MaskT mask, T var, unsigned int delta,
+                                   int width = openhip::lang::kWarpSize) {
+  return openhip::lang::shfl_from(var, openhip::lang::mask64(mask),
+                                  openhip::lang::src_down(__lane_id(), delta, width));
+}
+template <class MaskT, class T>
+OPENHIP_LANG_FN T __shfl_xor_sync(MaskT mask, T var, int lane_mask,
+                                  int width = openhip::lang::kWarpSize) {
+  return openhip::lang::shfl_from(var, openhip::lang::mask64(mask),
+                                  openhip::lang::src_xor(__lane_id(), lane_mask, width));
+}
+
+// ---- shuffles: the plain forms (every live lane).  Templates rather than HIP's overload list, so
+// that every type above works whatever the include order; the result type is the argument's.
+template <class T>
+OPENHIP_LANG_FN T __shfl(T var, int src_lane, int width = openhip::lang::kWarpSize) {
+  return __shfl_sync(~0ull, var, src_lane, width);
+}
+template <class T>
+OPENHIP_LANG_FN T __shfl_up(T var, unsigned int delta, int width = openhip::lang::kWarpSize) {
+  return __shfl_up_sync(~0ull, var, delta, width);
+}
+template <class T>
+OPENHIP_LANG_FN T __shfl_down(T var, unsigned int delta, int width = openhip::lang::kWarpSize) {
+  return __shfl_down_sync(~0ull, var, delta, width);
+}
+template <class T>
+OPENHIP_LANG_FN T __shfl_xor(T var, int lane_mask, int width = openhip::lang::kWarpSize) {
+  return __shfl_xor_sync(~0ull, var, lane_mask, width);
+}
+
+// ---- votes --------------------------------------------------------------------------------------------
+OPENHIP_LANG_FN unsigned long long __ballot(int predicate) {
+  return openhip::lang::ballot(~0ull, predicate);
+}
+template <class MaskT>
+OPENHIP_LANG_FN unsigned long long __ballot_sync(MaskT mask, int predicate) {
+  return openhip::lang::ballot(openhip::lang::mask64(mask), predicate) & openhip::lang::mask64(mask);
+}
+OPENHIP_LANG_FN int __any(int predicate) { return openhip::lang::ballot(~0ull, predicate) != 0; }
+OPENHIP_LANG_FN int __all(int predicate) {
+  const uint64_t part = openhip::detail::warp_live_mask() | (uint64_t(1) << openhip::detail::lane_id());
+  return openhip::lang::ballot(~0ull, predicate) == part;
+}
+template <class MaskT>
+OPENHIP_LANG_FN int __any_sync(MaskT mask, int predicate) {
+  return openhip::lang::ballot(openhip::lang::mask64(mask), predicate) != 0;
+}
+template <class MaskT>
+OPENHIP_LANG_FN int __all_sync(MaskT mask, int predicate) {
+  const uint64_t m = openhip::lang::mask64(mask);
+  const uint64_t part = (m & openhip::detail::warp_live_mask()) | (uint64_t(1) << openhip::detail::lane_id());
+  return openhip::lang::ballot(m, predicate) == part;
+}
+template <class MaskT>
+OPENHIP_LANG_FN int __uni_sync(MaskT mask, int predicate) {
+  const uint64_t m = openhip::lang::mask64(mask);
+  const uint64_t part = (m & openhip::detail::warp_live_mask()) | (uint64_t(1) << openhip::detail::lane_id());
+  const uint64_t b = openhip::lang::ballot(m, predicate);
+  return b == 0 || b == part;
+}
+// The lanes of the warp that exist and have not exited (a CPU warp never diverges).
+OPENHIP_LANG_FN unsigned long long __activemask() { return openhip::detail::warp_live_mask(); }
+
+// ---- reductions and matches (CUDA sm_80 / HIP 6.2 names) ------------------------------------------
+namespace openhip {
+namespace lang {
+template <class T, class MaskT, class F>
+OPENHIP_LANG_FN T warp_reduce(MaskT mask, T value, F op) {
+  const uint64_t m = mask64(mask);
+  const uint64_t part = (m & openhip::detail::warp_live_mask()) | (uint64_t(1) << openhip::detail::lane_id());
+  const uint64_t* vals = openhip::detail::warp_exchange(to_u64(value), m);
+  bool first = true;
+  T r{};
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!((part >> l) & 1u)) continue;
+    const T v = from_u64<T>(vals[l]);
+    r = first ? v : op(r, v);
+    first = false;
+  }
+  return r;
+}
+}  // namespace lang
+}  // namespace openhip
+template <class MaskT, class T>
+OPENHIP_LANG_FN T __reduce_add_sync(MaskT mask, T value) {
+  return openhip::lang::warp_reduce(mask, value, [](T a, T b) { return (T)(a + b); });
+}
+template <class MaskT, class T>
+OPENHIP_LANG_FN T __reduce_min_sync(MaskT mask, T value) {
+  return openhip::lang::warp_reduce(mask, value, [](T a, T b) { return b < a ? b : a; });
+}
+template <class MaskT, class T>
+OPENHIP_LANG_FN T __reduce_max_sync(MaskT mask, T value) {
+  return openhip::lang::warp_reduce(mask, value, [](T a, T b) { return b > a ? b : a; });
+}
+template <class MaskT, class T>
+OPENHIP_LANG_FN T __reduce_and_sync(MaskT mask, T value) {
+  return openhip::lang::warp_reduce(mask, value, [](T a, T b) { return (T)(a & b); });
+}
+template <class MaskT, class T>
+OPENHIP_LANG_FN T __reduce_or_sync(MaskT mask, T value) {
+  return openhip::lang::warp_reduce(mask, value, [](T a, T b) { return (T)(a | b); });
+}
+template <class MaskT, class T>
+OPENHIP_LANG_FN T __reduce_xor_sync(MaskT mask, T value) {
+  return openhip::lang::warp_reduce(mask, value, [](T a, T b) { return (T)(a ^ b); });
+}
+// Lanes (of the mask) whose value has the same bits as the caller's.
+template <class MaskT, class T>
+OPENHIP_LANG_FN unsigned long long __match_any_sync(MaskT mask, T value) {
+  const uint64_t m = openhip::lang::mask64(mask);
+  const uint64_t part = (m & openhip::detail::warp_live_mask()) | (uint64_t(1) << openhip::detail::lane_id());
+  const uint64_t mine = openhip::lang::to_u64(value);
+  const uint64_t* vals = openhip::detail::warp_exchange(mine, m);
+  uint64_t r = 0;
+  for (unsigned l = 0; l < 32; ++l)
+    if (((part >> l) & 1u) && vals[l] == mine) r |= uint64_t(1) << l;
+  return r;
+}
+// The mask of participants if all have the same value (and *pred = 1), else 0 (and *pred = 0).
+template <class MaskT, class T>
+OPENHIP_LANG_FN unsigned long long __match_all_sync(MaskT mask, T value, int* pred) {
+  const uint64_t m = openhip::lang::mask64(mask);
+  const uint64_t part = (m & openhip::detail::warp_live_mask()) | (uint64_t(1) << openhip::detail::lane_id());
+  const uint64_t mine = openhip::lang::to_u64(value);
+  const uint64_t* vals = openhip::detail::warp_exchange(mine, m);
+  for (unsigned l = 0; l < 32; ++l) {
+    if (((part >> l) & 1u) && vals[l] != mine) {
+      *pred = 0;
+      return 0;
+    }
+  }
+  *pred = 1;
+  return part;
+}
