@@ -26,6 +26,7 @@ _OPTION_MAP = {
     "-g": "--generate-line-info",
     "-O0": None, "-O1": None, "-O2": None, "-O3": None, "-Os": None,
     "-fgpu-rdc": "--relocatable-device-code=true",
+    "-Wall": None, "-Wextra": None,
 }
 
 
