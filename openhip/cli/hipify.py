@@ -174,7 +174,7 @@ def run(argv: list[str]) -> int:
             print(warning, file=sys.stderr)
         try:
             if not no_output:
-                _write(result.text, path, root, args)
+                _write(result.text, source, path, root, args)
         except OSError as exc:
             failed += 1
             print(f"openhip hipify: error: {path}: {exc}", file=sys.stderr)
@@ -188,11 +188,11 @@ def run(argv: list[str]) -> int:
     return 1 if failed else 0
 
 
-def _write(text: str, path: Path, root: Path, args: argparse.Namespace) -> None:
+def _write(text: str, source: str, path: Path, root: Path, args: argparse.Namespace) -> None:
     if args.inplace:
         if not args.no_backup:
             backup(path)
-        if text != path.read_text(encoding=args.encoding, newline=""):
+        if text != source:
             write_text(path, text, args.encoding)
     elif args.output_dir:
         write_text(Path(args.output_dir) / path.relative_to(root), text, args.encoding)

@@ -1,0 +1,77 @@
+"""The generated maps: complete, carrying HIPIFY's notice, in step with the generator."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from openhip.hipify import _maps, maps
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLES = ROOT.parent / "shared" / "hipify-map"
+
+
+def test_flag_bits_match_generated_order():
+    for i, name in enumerate(_maps.FLAGS):
+        assert getattr(maps, name) == 1 << i
+
+
+def test_kind_order():
+    assert _maps.KINDS.index("device_function") == maps.KIND_DEVICE_FUNCTION
+    assert _maps.KINDS.index("include") == maps.KIND_INCLUDE
+
+
+def test_tables_loaded():
+    t = maps.tables()
+    assert len(t.renames) > 8900 and len(t.includes) == 60
+    assert t.renames["cudaMalloc"].hip == "hipMalloc"
+    assert t.includes["cuda_runtime.h"].hip == "hip/hip_runtime.h"
+    assert t.cuda_versions["cudaThreadSynchronize"] == ("10.0", "")
+    assert maps.tables() is t
+
+
+def test_notice_present():
+    text = (ROOT / "openhip" / "hipify" / "_maps.py").read_text()
+    assert "Copyright (c) 2024 Advanced Micro Devices, Inc." in text
+    assert "MIT" in text or "Permission is hereby granted" in text
+
+
+def test_no_translation_chains():
+    """A target name is never itself a CUDA name mapped elsewhere (translation is idempotent)."""
+    t = maps.tables()
+    for entry in t.renames.values():
+        for target in (entry.hip, entry.roc):
+            other = t.renames.get(target)
+            if target and target != entry.cuda and other is not None:
+                assert other.hip == target
+
+
+@pytest.mark.skipif(not TABLES.is_dir(), reason="../shared/hipify-map is not available")
+def test_generated_module_is_current():
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "gen_hipify_maps.py"), "--check", "--tables", str(TABLES)],
+        capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stderr
+
+
+def test_runtime_never_reads_shared(monkeypatch):
+    import builtins
+
+    opened = []
+    real_open = builtins.open
+
+    def spy(file, *args, **kwargs):
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "open", spy)
+    maps.tables.cache_clear()
+    try:
+        maps.tables()
+    finally:
+        maps.tables.cache_clear()
+    assert not [f for f in opened if "shared" in f and "hipify-map" in f]
