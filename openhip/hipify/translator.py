@@ -327,7 +327,7 @@ class _Translator:
         stats = self.stats
         if replacement != name or unsupported:
             self.strong_cuda = True
-        else:
+        elif name.startswith(("__", "atomic")):  # __syncthreads, __half, atomicAdd: device code
             self.weak_cuda = True
         if flags & (maps.CUDA_DEPRECATED | maps.DEPRECATED):
             dep = self.tables.cuda_versions.get(name, ("", ""))[0]
@@ -349,7 +349,7 @@ class _Translator:
             stats.unconverted.add(entry.conv, entry.library, name)
             self.warn(tok.start, f"'{name}' is unsupported in '{where}'.")
             return
-        if flags & maps.CUDA_REMOVED:
+        if flags & maps.CUDA_REMOVED and replacement != name:
             removed = self.tables.cuda_versions.get(name, ("", ""))[1]
             self.warn(tok.start, f"'{name}' is removed in CUDA{f' {removed}' if removed else ''}; translated to '{replacement}'.")
         stats.converted.add(entry.conv, entry.library, name)

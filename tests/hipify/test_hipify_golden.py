@@ -32,3 +32,9 @@ def test_plain_cpp_unchanged():
 def test_every_golden_source_is_listed():
     sources = {p.name for p in GOLDEN.iterdir() if p.suffix in (".cu", ".cuh", ".cpp")}
     assert sources == set(CASES)
+
+
+def test_readme_sample():
+    sample = GOLDEN.parents[2] / "examples" / "hipify_sample"
+    out = translate((sample / "saxpy.cu").read_text(), hip_kernel_execution_syntax=True)
+    assert out == (sample / "saxpy.hip").read_text()

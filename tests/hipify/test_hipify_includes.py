@@ -85,7 +85,9 @@ def test_runtime_not_added_to_conditional_include_position():
 
 
 def test_runtime_not_added_to_plain_cpp_or_hip_code():
-    plain = "#include <vector>\nint max(int a, int b) { return a > b ? a : b; }\nint y = max(1, 2);\n"
+    plain = "#include <cmath>\nint max(int a, int b) { return a > b ? a : b; }\nint y = max(1, 2);\n"
+    assert translate(plain) == plain
+    plain = "#include <cmath>\ndouble f(double x) { return sqrt(x) + abs(x); }\nGLuint tex;\n"
     assert translate(plain) == plain
     hip = "__global__ void k(float *x) { x[threadIdx.x] = 0; }\nvoid f() { hipLaunchKernelGGL(k, 1, 1, 0, 0, p); }\n"
     assert translate(hip) == hip
