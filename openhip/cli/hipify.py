@@ -20,7 +20,7 @@ from openhip.hipify.files import backup, discover, read_source, write_text
 _PERL_OPTIONS = {
     "inplace", "print-stats", "examine", "quiet-warnings", "no-output", "roc", "experimental",
     "hip-kernel-execution-syntax", "cuda-kernel-execution-syntax", "help", "version", "whitelist",
-    "exclude-dirs", "exclude-files", "print-stats-csv", "amap", "miopen", "no-backup",
+    "exclude-dirs", "exclude-files", "amap", "miopen", "no-backup",
     "use-hip-data-types", "default-preprocessor", "skip-excluded-preprocessor-conditional-blocks",
     "o-dir", "output-dir",
 }
