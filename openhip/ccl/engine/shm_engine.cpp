@@ -185,6 +185,12 @@ int sync_step(Comm *c, uint64_t s, uint64_t d, bool check) {
       if (e) return e;
     }
   }
+  if (c->h->abort_word.load(std::memory_order_acquire) || c->local_abort.load(std::memory_order_relaxed)) {
+    w.start = 1;  // force the slow checks: they report who aborted
+    w.spins = 1u << 30;
+    int e = w.tick(-1);
+    if (e) return e;
+  }
   if (check) {
     for (int p = 0; p < c->n; ++p) {
       if (p == c->rank) continue;
@@ -276,8 +282,8 @@ struct BHalf {
 template <typename A> inline A apply(int op, A a, A b) {
   switch (op) {
     case PROD: return a * b;
-    case MAX: return a > b ? a : (b != b ? b : a);
-    case MIN: return a < b ? a : (b != b ? b : a);
+    case MAX: return (a > b || a != a) ? a : b;  // NaN propagates
+    case MIN: return (a < b || a != a) ? a : b;
     default: return a + b;
   }
 }
@@ -510,6 +516,12 @@ struct P2POp { int is_send; int peer; char *ptr; uint64_t bytes; uint64_t done; 
 
 int p2p_run(Comm *c, P2POp *ops, int nops) {
   Waiter w(c);
+  if (c->h->abort_word.load(std::memory_order_acquire) || c->local_abort.load(std::memory_order_relaxed)) {
+    w.start = 1;
+    w.spins = 1u << 30;
+    int e = w.tick(-1);
+    if (e) return e;
+  }
   int remaining = nops;
   while (remaining) {
     bool progressed = false;

@@ -164,14 +164,18 @@ class MpiTransport(Transport):
         elif kind == BROADCAST:
             self._wait(c.Ibcast([recv, count, t], root), what)
         elif kind == ALL_GATHER:
-            self._wait(c.Iallgather([send, count, t], [recv, count, t]), what)
+            sb = MPI.IN_PLACE if np.shares_memory(send, recv) else [send, count, t]
+            self._wait(c.Iallgather(sb, [recv, count, t]), what)
         elif kind == GATHER:
             rb = [recv, count, t] if self.rank == root else None
             self._wait(c.Igather([send, count, t], rb, root), what)
         elif kind == REDUCE_SCATTER:
-            self._wait(c.Ireduce_scatter_block([send, count, t], [recv, count, t],
+            out = np.empty_like(recv) if np.shares_memory(send, recv) else recv
+            self._wait(c.Ireduce_scatter_block([send, count, t], [out, count, t],
                                                _mpi_op(dtype, op)), what)
-            self._avg(recv.reshape(-1)[:count], op)
+            self._avg(out.reshape(-1)[:count], op)
+            if out is not recv:
+                recv[...] = out
         elif kind == ALL_TO_ALL:
             sb = MPI.IN_PLACE if send is recv else [send, count, t]
             self._wait(c.Ialltoall(sb, [recv, count, t]), what)

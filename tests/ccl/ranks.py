@@ -1,0 +1,364 @@
+"""What one rank does in the ccl tests: ``python ranks.py SCENARIO OUTDIR [args]``.
+
+Started N times by ``openhip launch`` or ``mpiexec``; each rank writes OUTDIR/rank<R>.json
+(``{"case": "ok" | "error text"}``) so the pytest side can report every case separately.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+import traceback
+
+import ml_dtypes
+import numpy as np
+
+from openhip import ccl
+from openhip.errors import CclError
+
+REDUCING = ("all_reduce", "reduce", "reduce_scatter")
+MOVING = ("broadcast", "all_gather", "gather", "all_to_all", "scatter")
+FLOATS = ("float16", "bfloat16", "float32", "float64")
+INTS = ("int8", "uint8", "int32", "uint32", "int64", "uint64")
+FP8 = ("float8_e4m3fn", "float8_e5m2")
+OPS = ("sum", "prod", "min", "max", "avg", "premul_sum")
+
+
+def dtype_of(name: str) -> np.dtype:
+    return np.dtype(getattr(ml_dtypes, name)) if name in ("bfloat16",) + FP8 else np.dtype(name)
+
+
+def cases(subset: bool = False) -> list[tuple[str, str, str, bool]]:
+    out = []
+    dts = ("int8", "uint32", "int64", "bfloat16", "float32") if subset else INTS + FLOATS
+    for coll in REDUCING:
+        for dt in dts:
+            for op in (("sum", "max", "avg", "premul_sum") if subset else OPS):
+                for inplace in (False, True):
+                    out.append((coll, dt, op, inplace))
+    for coll in MOVING:
+        for dt in (dts + FP8[:1]) if subset else (INTS + FLOATS + FP8):
+            for inplace in ((False, True) if coll in ("all_gather", "all_to_all") else (False,)):
+                out.append((coll, dt, "-", inplace))
+    return out
+
+
+def case_id(case: tuple) -> str:
+    coll, dt, op, inplace = case
+    return f"{coll}-{dt}-{op}-{'inplace' if inplace else 'outofplace'}"
+
+
+def data(seed: int, rank: int, n: int, dt: np.dtype, op: str) -> np.ndarray:
+    rng = np.random.default_rng(seed * 1000 + rank)
+    if op == "prod":
+        v = rng.integers(1, 3, n)
+    elif dt.kind == "u":
+        v = rng.integers(0, 7, n)
+    else:
+        v = rng.integers(-3, 4, n)
+    return v.astype(np.float64).astype(dt) if dt.kind not in "iu" else v.astype(dt)
+
+
+def scalar(rank: int, dt: np.dtype):
+    return rank + 1 if dt.kind in "iu" else 0.5 * (rank + 1)
+
+
+def reference(inputs: list[np.ndarray], op: str, dt: np.dtype, nranks: int) -> np.ndarray:
+    if op == "premul_sum":
+        scaled = []
+        for r, x in enumerate(inputs):
+            s = scalar(r, dt)
+            scaled.append((x.astype(np.int64) * s).astype(dt) if dt.kind in "iu" else
+                          (x.astype(np.float64) * s).astype(dt))
+        inputs, op = scaled, "sum"
+    stack = np.stack(inputs)
+    if op in ("sum", "avg"):
+        if dt.kind in "iu":
+            total = np.add.reduce(stack, axis=0, dtype=dt)
+        else:
+            total = stack.astype(np.float64).sum(axis=0)
+        if op == "sum":
+            return total.astype(dt)
+        if dt.kind == "u":
+            return (total // nranks).astype(dt)
+        if dt.kind == "i":
+            t = total.astype(np.int64)
+            return (np.sign(t) * (np.abs(t) // nranks)).astype(dt)
+        return (total / nranks).astype(dt)
+    if op == "prod":
+        return np.multiply.reduce(stack, axis=0, dtype=dt) if dt.kind in "iu" else \
+            stack.astype(np.float64).prod(axis=0).astype(dt)
+    if op == "max":
+        return stack.max(axis=0)
+    return stack.min(axis=0)
+
+
+def same(got: np.ndarray, want: np.ndarray, op: str) -> str | None:
+    if got.shape != want.shape:
+        return f"shape {got.shape} != {want.shape}"
+    if got.dtype.kind in "iu":
+        ok = np.array_equal(got, want)
+    else:
+        g, w = got.astype(np.float64), want.astype(np.float64)
+        tol = 2e-2 if got.dtype.itemsize <= 2 else 1e-6
+        ok = np.allclose(g, w, rtol=tol, atol=tol if op in ("avg", "premul_sum") else 0)
+    if ok:
+        return None
+    bad = np.flatnonzero(got.astype(np.float64) != want.astype(np.float64))[:5]
+    return f"mismatch at {bad.tolist()}: got {got[bad].tolist()} want {want[bad].tolist()}"
+
+
+def run_case(comm: ccl.Communicator, case: tuple, seed: int, count: int) -> str | None:
+    coll, dtn, op, inplace = case
+    dt = dtype_of(dtn)
+    n, r = comm.size, comm.rank
+    reduce_op = ccl.premul_sum(scalar(r, dt)) if op == "premul_sum" else op
+    per = count * n if coll in ("reduce_scatter", "all_to_all") else count
+    every = [data(seed, q, per, dt, op) for q in range(n)]
+    x = every[r].copy()
+    root = (seed % n)
+    if coll == "all_reduce":
+        want = reference(every, op, dt, n)
+        if inplace:
+            comm.all_reduce(x, op=reduce_op)
+            return same(x, want, op)
+        out = np.zeros_like(x)
+        comm.all_reduce(x, out, op=reduce_op)
+        return same(out, want, op) or same(x, every[r], "sum")
+    if coll == "reduce":
+        want = reference(every, op, dt, n)
+        if inplace:
+            comm.reduce(x, None, op=reduce_op, root=root)
+            return same(x, want, op) if r == root else None
+        out = np.zeros_like(x) if r == root else None
+        comm.reduce(x, out, op=reduce_op, root=root)
+        return same(out, want, op) if r == root else None
+    if coll == "reduce_scatter":
+        want = reference([e[r * count:(r + 1) * count] for e in every], op, dt, n)
+        if inplace:
+            comm.reduce_scatter(x, x[r * count:(r + 1) * count], op=reduce_op)
+            return same(x[r * count:(r + 1) * count], want, op)
+        out = np.zeros(count, dt)
+        comm.reduce_scatter(x, out, op=reduce_op)
+        return same(out, want, op)
+    if coll == "broadcast":
+        comm.broadcast(x, root)
+        return same(x, every[root], "sum")
+    if coll == "all_gather":
+        want = np.concatenate(every)
+        if inplace:
+            out = np.zeros(count * n, dt)
+            out[r * count:(r + 1) * count] = x
+            comm.all_gather(out[r * count:(r + 1) * count], out)
+        else:
+            out = np.zeros(count * n, dt)
+            comm.all_gather(x, out)
+        return same(out, want, "sum")
+    if coll == "gather":
+        out = np.zeros(count * n, dt) if r == root else None
+        comm.gather(x, out, root)
+        return same(out, np.concatenate(every), "sum") if r == root else None
+    if coll == "all_to_all":
+        want = np.concatenate([every[q][r * count:(r + 1) * count] for q in range(n)])
+        if inplace:
+            comm.all_to_all(x, x)
+            return same(x, want, "sum")
+        out = np.zeros(count * n, dt)
+        comm.all_to_all(x, out)
+        return same(out, want, "sum")
+    if coll == "scatter":
+        big = data(seed, root, count * n, dt, op)
+        out = np.zeros(count, dt)
+        comm.scatter(big if r == root else None, out, root)
+        return same(out, big[r * count:(r + 1) * count], "sum")
+    return f"unknown collective {coll}"
+
+
+def matrix(comm: ccl.Communicator, args: list[str]) -> dict:
+    count = int(args[0]) if args else 37
+    subset = len(args) > 1 and args[1] == "subset"
+    results = {}
+    for i, case in enumerate(cases(subset)):
+        try:
+            err = run_case(comm, case, i, count)
+        except Exception as exc:  # noqa: BLE001 - reported per case
+            err = f"{type(exc).__name__}: {exc}"
+        results[case_id(case)] = err or "ok"
+    return results
+
+
+def ring(comm: ccl.Communicator, args: list[str]) -> dict:
+    n, r = comm.size, comm.rank
+    res = {}
+    for count in (5, 100_000, 3_000_000):  # the large one exceeds every channel's capacity
+        send = np.full(count, r, np.int32)
+        got = np.zeros(count, np.int32)
+        with ccl.group():
+            comm.send(send, (r + 1) % n)
+            comm.recv(got, (r - 1) % n)
+        res[f"ring-{count}"] = "ok" if np.all(got == (r - 1) % n) else f"got {got[:4]}"
+    # plain send/recv pairs outside a group
+    if n >= 2:
+        buf = np.arange(1000, dtype=np.float64)
+        if r == 0:
+            comm.send(buf * 2, 1)
+        elif r == 1:
+            comm.recv(buf, 0)
+            res["pair"] = "ok" if np.array_equal(buf, np.arange(1000) * 2.0) else "bad pair"
+    # all-pairs exchange inside one group (an all_to_all built from send/recv)
+    sends = [np.full(1000, r * 100 + q, np.int64) for q in range(n)]
+    recvs = [np.zeros(1000, np.int64) for _ in range(n)]
+    with ccl.group():
+        for q in range(n):
+            comm.send(sends[q], q)
+            comm.recv(recvs[q], q)
+    ok = all(np.all(recvs[q] == q * 100 + r) for q in range(n))
+    res["alltoall-p2p"] = "ok" if ok else "bad exchange"
+    return res
+
+
+def split(comm: ccl.Communicator, args: list[str]) -> dict:
+    r, n = comm.rank, comm.size
+    sub = comm.split(r % 2, key=-r)  # reverse order inside each color
+    members = [q for q in range(n) if q % 2 == r % 2]
+    want_rank = sorted(members, key=lambda q: -q).index(r)
+    res = {"split-rank": "ok" if (sub.rank, sub.size) == (want_rank, len(members))
+           else f"got {(sub.rank, sub.size)}"}
+    x = np.array([r], np.int64)
+    sub.all_reduce(x)
+    res["split-allreduce"] = "ok" if x[0] == sum(members) else f"got {x[0]}"
+    none = comm.split(None if r == 0 else 1)
+    res["split-none"] = "ok" if (none is None) == (r == 0) else "bad None"
+    if none is not None:
+        none.destroy()
+    sub.destroy()
+    comm.barrier()
+    return res
+
+
+def asyncops(comm: ccl.Communicator, args: list[str]) -> dict:
+    r, n = comm.size and comm.rank, comm.size
+    xs = [np.full(50_000, r + i, np.float32) for i in range(4)]
+    works = [comm.all_reduce(x, async_op=True) for x in xs]
+    y = np.full(10, 1.0)
+    comm.all_reduce(y)  # a blocking call after async ones keeps the order
+    ok = all(w.wait(30) for w in works) and all(w.is_completed() for w in works)
+    want = [sum(q + i for q in range(n)) for i in range(4)]
+    ok = ok and all(np.all(x == w) for x, w in zip(xs, want, strict=True)) and np.all(y == n)
+    return {"async": "ok" if ok else "bad async"}
+
+
+def abort_thread(comm: ccl.Communicator, args: list[str]) -> dict:
+    """Rank 0 never joins the collective; rank 1's abort() from a thread unblocks it."""
+    if comm.rank == 1:
+        threading.Timer(0.5, comm.abort).start()
+        t = time.monotonic()
+        try:
+            comm.all_reduce(np.ones(10))
+            return {"abort": "collective returned"}
+        except CclError as exc:
+            dt = time.monotonic() - t
+            ok = dt < 5 and "abort" in str(exc)
+            return {"abort": "ok" if ok else f"{dt:.1f}s {exc}"}
+    else:
+        time.sleep(1.0)
+        try:
+            comm.all_reduce(np.ones(10))  # the peer aborted: this must raise too
+            return {"abort": "returned on the other rank"}
+        except CclError as exc:
+            return {"abort": "ok" if "abort" in str(exc) else str(exc)}
+
+
+def kill(comm: ccl.Communicator, args: list[str]) -> dict:
+    """The last rank kill -9s itself; the others must raise CclError naming it, quickly."""
+    victim = comm.size - 1
+    comm.barrier()
+    if comm.rank == victim:
+        os.kill(os.getpid(), 9)
+    t = time.monotonic()
+    try:
+        for _ in range(100):
+            comm.all_reduce(np.ones(1000))
+            time.sleep(0.01)
+        return {"kill": "no error"}
+    except CclError as exc:
+        dt = time.monotonic() - t
+        ok = exc.peer == victim and f"rank {victim}" in str(exc) and dt < 5
+        return {"kill": "ok" if ok else f"{dt:.1f}s peer={exc.peer} {exc}"}
+
+
+def hang(comm: ccl.Communicator, args: list[str]) -> dict:
+    """The last rank stops answering (sleeps): the others time out naming it."""
+    comm.timeout = 1.0
+    if comm.rank == comm.size - 1:
+        time.sleep(3)
+        return {"hang": "ok"}
+    t = time.monotonic()
+    try:
+        comm.all_reduce(np.ones(10))
+        return {"hang": "no error"}
+    except CclError as exc:
+        dt = time.monotonic() - t
+        ok = exc.peer == comm.size - 1 and 0.9 < dt < 3
+        return {"hang": "ok" if ok else f"{dt:.1f}s {exc}"}
+
+
+def mismatch(comm: ccl.Communicator, args: list[str]) -> dict:
+    """Counts differ across ranks: every rank gets a clear CclError."""
+    count = 10 + comm.rank
+    try:
+        comm.all_reduce(np.ones(count, np.float32))
+        return {"mismatch": "no error"}
+    except CclError as exc:
+        ok = "mismatch" in str(exc) and "count=" in str(exc)
+        return {"mismatch": "ok" if ok else str(exc)}
+
+
+def dtype_mismatch(comm: ccl.Communicator, args: list[str]) -> dict:
+    dt = np.float32 if comm.rank == 0 else np.int32
+    try:
+        comm.all_reduce(np.ones(10, dt))
+        return {"dtype_mismatch": "no error"}
+    except CclError as exc:
+        return {"dtype_mismatch": "ok" if "mismatch" in str(exc) else str(exc)}
+
+
+def info(comm: ccl.Communicator, args: list[str]) -> dict:
+    x = np.array([comm.rank], np.int64)
+    comm.all_reduce(x)
+    keys = ("RANK", "WORLD_SIZE", "LOCAL_RANK", "LOCAL_WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT")
+    return {"transport": comm.transport, "rank": comm.rank, "size": comm.size,
+            "sum": int(x[0]), "env": {k: os.environ.get(k) for k in keys}}
+
+
+def exit_code(comm: ccl.Communicator, args: list[str]) -> dict:
+    if comm.rank == 1:
+        sys.exit(int(args[0]))
+    time.sleep(60)
+    return {}
+
+
+SCENARIOS = {f.__name__: f for f in (matrix, ring, split, asyncops, abort_thread, kill, hang,
+                                       mismatch, dtype_mismatch, info, exit_code)}
+
+
+def main() -> None:
+    scenario, outdir, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+    comm = ccl.init_from_env()
+    try:
+        results = SCENARIOS[scenario](comm, args)
+    except Exception:  # noqa: BLE001 - the test prints it
+        results = {"crash": traceback.format_exc()}
+    with open(os.path.join(outdir, f"rank{comm.rank}.json"), "w") as f:
+        json.dump(results, f)
+    try:
+        comm.destroy()
+    except CclError:
+        pass
+
+
+if __name__ == "__main__":
+    main()
