@@ -1,0 +1,318 @@
+"""The CPU platform's compiler driver: HIP C++ source -> a shared object of kernel entry points.
+
+Steps: scan the source (``openhip.compiler.scan``) for kernels, globals and ``extern __shared__``
+arrays; rewrite those arrays line-preservingly; append a footer that exports, per kernel (name
+or template name expression), an entry point ``openhip_kernel_<i>`` and its parameter sizes,
+and per global an accessor ``openhip_global_<i>``; compile with the host compiler from a
+temporary directory, under the user's file name, so diagnostics name the user's file and lines.
+
+Compiler: ``CXX``, else ``g++``, else ``clang++``. Flags (chosen to give GPU-like results fast):
+``-std=c++17 -O3 -march=native -fPIC -shared``; ``-ffp-contract=fast`` (GPUs contract a*b+c into
+FMA); ``-fno-trapping-math`` (GPUs have no FP traps; lets the vectoriser if-convert guarded
+stores); ``-fno-math-errno`` (device math never sets errno); ``-fvisibility=hidden``. No
+``-ffast-math``: NaN, infinities and rounding stay IEEE.
+
+User options: ``-D``/``-U``/``-I`` (also split: ``-I dir``), ``-std=c++17|20|23`` (or gnu++),
+``-O0..3``/``-Os``, ``-g``, ``-W...``/``-w``, ``-ffp-contract=``, ``-fno-fast-math``,
+``-fopt-info...``; GPU-only options of nvcc/hipcc/hiprtc (``--gpu-architecture``,
+``--offload-arch``, ``-arch``, ``-lineinfo``, ``-use_fast_math``, ``-rdc``, ``-G``,
+``--device-debug``, ``-default-device``, ``-fgpu-rdc``, ``-ftz=``, ``-prec-div=``, ``-prec-sqrt=``,
+``-fmad=``) are accepted and ignored. Anything else raises ValueError: options reach a compiler
+that writes files and loads plugins, so unknown ones are refused rather than passed on.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import platform as _platform
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from ... import config
+from ...errors import CompileError
+from ..base import CompiledProgram
+from .runtime_lib import INCLUDE_DIR
+
+__all__ = ["BASE_FLAGS", "Compiler", "find_compiler", "compile_program", "host_arch",
+           "normalize_options", "build_footer"]
+
+BASE_FLAGS = ("-O3", "-fPIC", "-shared", "-ffp-contract=fast", "-fno-trapping-math",
+              "-fno-math-errno", "-fvisibility=hidden", "-fno-semantic-interposition")
+DEFAULT_STD = "-std=c++17"
+
+_PASS_PREFIXES = ("-D", "-U", "-W", "-ffp-contract=", "-fopt-info")
+_PASS_EXACT = {"-w", "-g", "-O0", "-O1", "-O2", "-O3", "-Os", "-fno-fast-math"}
+_IGNORED_PREFIXES = ("--gpu-architecture", "-arch", "--offload-arch", "-ftz=", "--ftz=",
+                     "-prec-div=", "--prec-div=", "-prec-sqrt=", "--prec-sqrt=", "-fmad=",
+                     "--fmad=", "-rdc=", "--relocatable-device-code=", "--gpu-max-threads-per-block",
+                     "-maxrregcount", "--maxrregcount")
+_IGNORED_EXACT = {"-lineinfo", "--generate-line-info", "-use_fast_math", "--use_fast_math",
+                  "-G", "--device-debug", "-default-device", "-fgpu-rdc", "-fno-gpu-rdc",
+                  "--device-as-default-execution-space", "-dw", "-dc"}
+_STD = re.compile(r"^--?std=(c|gnu)\+\+(17|1z|20|2a|23|2b|26|2c)$")
+
+
+@dataclass(frozen=True)
+class Compiler:
+    """A usable host C++ compiler."""
+
+    path: str
+    version: str  # first line of ``--version``
+
+    @property
+    def is_clang(self) -> bool:
+        return "clang" in self.version.lower()
+
+
+@lru_cache(maxsize=8)
+def _probe(path: str) -> Compiler | None:
+    try:
+        proc = subprocess.run([path, "--version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    if proc.returncode != 0:
+        return None
+    return Compiler(path, (proc.stdout.splitlines() or ["unknown"])[0].strip())
+
+
+def find_compiler() -> tuple[Compiler | None, str]:
+    """The compiler to use and, when there is none, why."""
+    wanted = config.cxx()
+    if wanted:
+        parts = wanted.split()
+        path = shutil.which(parts[0]) if parts else None
+        if path is None:
+            return None, f"CXX={wanted!r} is not an executable on PATH"
+        found = _probe(path)
+        return (found, "") if found else (None, f"CXX={wanted!r} does not run ({path} --version)")
+    for name in ("g++", "clang++"):
+        path = shutil.which(name)
+        if path and (found := _probe(path)):
+            return found, ""
+    return None, "no C++ compiler: install g++ or clang++, or set CXX"
+
+
+@lru_cache(maxsize=1)
+def _cpu_flags() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            text = f.read()
+    except OSError:
+        return _platform.processor()
+    for key in ("flags", "Features"):
+        m = re.search(rf"^{key}\s*:\s*(.*)$", text, re.MULTILINE)
+        if m:
+            return " ".join(sorted(m.group(1).split()))
+    return _platform.processor()
+
+
+def host_arch() -> str:
+    """``<machine>-<hash of the CPU's ISA features>``: what ``-march=native`` compiles for."""
+    digest = hashlib.sha256(_cpu_flags().encode()).hexdigest()[:10]
+    return f"{_platform.machine() or 'cpu'}-{digest}"
+
+
+def _march_for(arch: str) -> str:
+    """``-march=native`` for this host's arch; a plain ``-march`` name (``x86-64-v3``) is passed
+    on; another host's ``<machine>-<hash>`` arch cannot be compiled for here."""
+    if arch == host_arch() or arch in ("native", "host"):
+        return "-march=native"
+    if re.fullmatch(r"[a-z][a-z0-9_.+-]*", arch) and not re.fullmatch(r".+-[0-9a-f]{10}", arch):
+        return f"-march={arch}"
+    raise ValueError(f"cannot compile for CPU arch {arch!r} on this host (its arch is "
+                     f"{host_arch()!r}; a -march name such as 'x86-64-v3' is also accepted)")
+
+
+def normalize_options(options: Sequence[str]) -> tuple[list[str], str]:
+    """Split user options into compiler flags and the -std flag; ValueError for refused ones.
+    Relative ``-I`` paths are made absolute (compilation runs in a temporary directory)."""
+    flags: list[str] = []
+    std = DEFAULT_STD
+    it = iter(options)
+    for opt in it:
+        if not isinstance(opt, str):
+            raise TypeError(f"compile options must be str, not {type(opt).__name__}")
+        if _STD.match(opt):
+            std = "-std=" + opt.split("=", 1)[1]
+        elif opt.startswith(("-std=", "--std=")):
+            raise ValueError(f"option {opt!r}: the CPU platform needs C++17 or later")
+        elif opt == "-I":
+            path = next(it, None)
+            if path is None:
+                raise ValueError("option '-I' needs a directory")
+            flags.append("-I" + os.path.abspath(path))
+        elif opt.startswith("-I"):
+            flags.append("-I" + os.path.abspath(opt[2:]))
+        elif opt in ("-D", "-U"):
+            value = next(it, None)
+            if value is None:
+                raise ValueError(f"option {opt!r} needs a value")
+            flags.append(opt + value)
+        elif opt in _PASS_EXACT or opt.startswith(_PASS_PREFIXES):
+            flags.append(opt)
+        elif opt in _IGNORED_EXACT or opt.startswith(_IGNORED_PREFIXES):
+            continue
+        else:
+            raise ValueError(
+                f"compile option {opt!r} is not accepted by the CPU platform (accepted: -D, -U, "
+                "-I, -std=c++17/20/23, -O0..-O3, -Os, -g, -W..., -w, -ffp-contract=...; "
+                "GPU-only options such as --gpu-architecture are ignored)")
+    return flags, std
+
+
+def _cpp_name(decl_name: str, expression: str) -> str:
+    """The C++ expression naming a kernel: the scanner's qualified name plus any template
+    arguments of the expression."""
+    args = expression[expression.index("<"):] if "<" in expression else ""
+    return "::" + decl_name.lstrip(":") + args
+
+
+def build_footer(scan_result, name_expressions: Sequence[str]):
+    """The generated footer, and the kernels/globals/metadata maps. Raises CompileError-ready
+    messages as ValueError for name expressions naming no kernel."""
+    lines = ["", '#line 1 "<openhip generated entry points>"']
+    kernels: dict[str, str] = {}
+    meta: dict[str, dict] = {}
+    exprs: list[tuple[str, object, str]] = []  # (expression, decl, c++ name)
+    seen: dict[str, int] = {}
+    decls = scan_result.kernels
+    short_count: dict[str, int] = {}
+    for qname in decls:
+        short = qname.rsplit("::", 1)[-1]
+        short_count[short] = short_count.get(short, 0) + 1
+    for qname, decl in decls.items():
+        if decl.template_params:
+            continue  # templates exist only through name expressions
+        exprs.append((qname, decl, _cpp_name(qname, qname)))
+    for expr in name_expressions:
+        expr = expr.strip()
+        base = expr[: expr.index("<")].strip() if "<" in expr else expr
+        decl = scan_result.kernel(base.lstrip(":"))
+        if decl is None:
+            raise ValueError(f"name expression {expr!r} names no __global__ function of the "
+                             f"source (kernels: {sorted(decls)})")
+        if decl.template_params and "<" not in expr:
+            raise ValueError(f"name expression {expr!r}: kernel {decl.name!r} is a template; "
+                             f"give its template arguments, e.g. {decl.name}<float>")
+        exprs.append((expr, decl, _cpp_name(decl.name, expr)))
+    for expr, decl, cpp in exprs:
+        key = re.sub(r"\s+", "", cpp)
+        if key in seen:
+            ident = seen[key]
+        else:
+            ident = seen[key] = len(seen)
+            fibers = "true" if decl.uses_sync else "false"
+            label = expr.replace("\\", "\\\\").replace('"', '\\"')
+            lines.append(f'OPENHIP_CPU_KERNEL({ident}, {fibers}, "{label}", &{cpp})')
+        symbol = f"openhip_kernel_{ident}"
+        kernels[expr] = symbol
+        meta[expr] = {"mode": "fibers" if decl.uses_sync else "loop", "symbol": symbol,
+                      "index": ident}
+        short = decl.name.rsplit("::", 1)[-1]
+        if expr == decl.name and short != expr and short_count.get(short) == 1:
+            kernels.setdefault(short, symbol)
+            meta.setdefault(short, meta[expr])
+    globals_: dict[str, str] = {}
+    for i, g in enumerate(scan_result.globals):
+        lines.append(f"OPENHIP_CPU_GLOBAL({i}, ::{g.name.lstrip(':')})")
+        globals_[g.name] = f"openhip_global_{i}"
+    return "\n".join(lines) + "\n", kernels, globals_, meta
+
+
+def _safe_relative(filename: str) -> str:
+    name = filename.replace("\\", "/")
+    parts = [p for p in name.split("/") if p not in ("", ".")]
+    if not parts or os.path.isabs(name) or ".." in parts:
+        return os.path.basename(name) or "kernel.hip"
+    return "/".join(parts)
+
+
+def _dependencies(depfile: Path, workdir: Path) -> list[str]:
+    try:
+        text = depfile.read_text(errors="replace")
+    except OSError:
+        return []
+    text = text.replace("\\\n", " ")
+    _, _, deps = text.partition(": ")
+    out: list[str] = []
+    include = str(INCLUDE_DIR)
+    for token in re.split(r"(?<!\\)\s+", deps.strip()):
+        if not token:
+            continue
+        path = os.path.abspath(os.path.join(workdir, token.replace("\\ ", " ")))
+        if path.startswith(str(workdir) + os.sep) or path.startswith(include):
+            continue
+        if path not in out:
+            out.append(path)
+    return out
+
+
+def _param_sizes(so_path: Path, indices: list[int]) -> dict[int, list[int]]:
+    """Loads the built object once to read each entry point's parameter sizes."""
+    import _ctypes
+
+    lib = ctypes.CDLL(str(so_path), mode=getattr(os, "RTLD_LOCAL", 0))
+    out: dict[int, list[int]] = {}
+    try:
+        for i in indices:
+            fn = getattr(lib, f"openhip_params_{i}")
+            fn.restype = ctypes.c_uint
+            fn.argtypes = [ctypes.c_void_p]
+            buf = (ctypes.c_uint64 * 256)()
+            n = fn(buf)
+            out[i] = [int(buf[j]) for j in range(min(n, 256))]
+    finally:
+        _ctypes.dlclose(lib._handle)
+    return out
+
+
+def compile_program(compiler: Compiler, source: str, *, arch: str,
+                    options: Sequence[str] = (), name_expressions: Sequence[str] = (),
+                    filename: str = "kernel.hip") -> CompiledProgram:
+    """Compile ``source`` into a :class:`CompiledProgram` for the CPU platform."""
+    from ...compiler.scan import rewrite_extern_shared, scan
+
+    user_flags, std = normalize_options(options)
+    march = _march_for(arch)
+    result = scan(source)
+    try:
+        footer, kernels, globals_, meta = build_footer(result, name_expressions)
+    except ValueError as exc:
+        raise CompileError(f"{filename}: error: {exc}", source, options, platform="cpu",
+                           name=filename, arch=arch) from None
+    body = rewrite_extern_shared(source, result)
+    rel = _safe_relative(filename)
+    with tempfile.TemporaryDirectory(prefix="openhip-cc-") as tmp:
+        work = Path(tmp)
+        src = work / rel
+        src.parent.mkdir(parents=True, exist_ok=True)
+        src.write_text(body + ("" if body.endswith("\n") else "\n") + footer, encoding="utf-8")
+        out = work / "module.so"
+        depfile = work / "module.d"
+        cmd = [compiler.path, "-x", "c++", std, *BASE_FLAGS, march,
+               "-isystem", str(INCLUDE_DIR), "-include", "hip/hip_runtime.h",
+               "-iquote", os.getcwd(), *user_flags,
+               "-MMD", "-MF", str(depfile), "-o", str(out), rel]
+        proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
+        log = (proc.stdout + proc.stderr).replace(str(work) + os.sep, "")
+        if proc.returncode != 0 or not out.is_file():
+            raise CompileError(log or f"{compiler.path} exited with {proc.returncode}", source,
+                               options, platform="cpu", name=filename, arch=arch)
+        indices = sorted({m["index"] for m in meta.values()})
+        sizes = _param_sizes(out, indices) if indices else {}
+        binary = out.read_bytes()
+        deps = _dependencies(depfile, work)
+    for entry in meta.values():
+        entry["param_sizes"] = sizes.get(entry["index"], [])
+    metadata = {"kernels": meta, "dependencies": deps, "compiler": compiler.version,
+                "flags": [std, *BASE_FLAGS, march, *user_flags]}
+    return CompiledProgram(binary=binary, platform="cpu", arch=arch, kernels=kernels,
+                           globals=globals_, metadata=metadata, log=log.strip())

@@ -1,0 +1,34 @@
+// openhip CPU platform: <hip/hip_runtime.h> for kernels compiled with the host C++ compiler.
+// The compiler driver force-includes it (hiprtc semantics), so sources may omit it.
+//
+// Order matters: the engine (qualifiers, thread coordinates, barriers, warp exchange) first,
+// then the kernel-language headers, each of which may build on the ones before it.
+#pragma once
+#ifndef OPENHIP_CPU_HIP_RUNTIME_H
+#define OPENHIP_CPU_HIP_RUNTIME_H
+
+#include "openhip_cpu/engine.h"
+
+#if __has_include("hip/hip_vector_types.h")
+#include "hip/hip_vector_types.h"
+#endif
+#if __has_include("openhip_cpu/intrinsics.h")
+#include "openhip_cpu/intrinsics.h"
+#endif
+#if __has_include("openhip_cpu/math.h")
+#include "openhip_cpu/math.h"
+#endif
+#if __has_include("openhip_cpu/atomics.h")
+#include "openhip_cpu/atomics.h"
+#endif
+#if __has_include("hip/hip_fp16.h")
+#include "hip/hip_fp16.h"
+#endif
+#if __has_include("hip/hip_bf16.h")
+#include "hip/hip_bf16.h"
+#endif
+#if __has_include("openhip_cpu/warp.h")
+#include "openhip_cpu/warp.h"
+#endif
+
+#endif  // OPENHIP_CPU_HIP_RUNTIME_H

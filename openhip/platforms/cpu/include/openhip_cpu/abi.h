@@ -1,0 +1,56 @@
+// openhip CPU platform: the binary interface between the host runtime library (src/runtime.cpp)
+// and kernel modules (the shared objects the compiler driver builds from user source).
+//
+// A kernel module exports, per kernel, an entry point of type openhip_entry_fn.  The runtime
+// calls it on a worker thread for a contiguous range of linear block ids; the entry runs those
+// blocks to completion (loop mode or fiber mode, see engine.h) and returns a hipError_t value
+// (0 = success) with a message in worker->error on failure.
+//
+// Plain C layout only: this header is compiled into both sides and must not change silently
+// (OPENHIP_CPU_ABI_VERSION is part of the compiler identity).
+#pragma once
+#include <stdint.h>
+
+#define OPENHIP_CPU_ABI_VERSION 1
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct openhip_launch {
+  uint32_t grid[3];             // gridDim
+  uint32_t block[3];            // blockDim
+  uint64_t shared_mem;          // dynamic shared memory bytes requested by the launch
+  const void* const* args;      // args[i] points at argument i's bytes (copied at enqueue time)
+  uint32_t nargs;
+  uint32_t reserved;
+} openhip_launch;
+
+typedef struct openhip_worker openhip_worker;
+
+struct openhip_worker {
+  // Dynamic shared memory of this worker thread: a fixed address for the thread's lifetime
+  // (kernels cache it in function-local thread_local pointers), dyn_shared_cap bytes usable.
+  unsigned char* dyn_shared;
+  uint64_t dyn_shared_cap;
+  // Fiber stacks: fiber_capacity stacks of stack_size bytes each starting at `stacks`, plus
+  // `scratch` (scratch_size bytes) for the engine's per-block bookkeeping.  Grown on demand by
+  // ensure_fibers(); never shrink while the thread lives.
+  unsigned char* stacks;
+  uint64_t stack_size;
+  uint32_t fiber_capacity;
+  uint32_t reserved;
+  unsigned char* scratch;
+  uint64_t scratch_size;
+  // Makes room for `fibers` stacks and `scratch_bytes` of scratch; returns 0 or a hipError_t.
+  int (*ensure_fibers)(openhip_worker* self, uint32_t fibers, uint64_t scratch_bytes);
+  // Failure report of the last entry call on this worker.
+  char error[1024];
+};
+
+typedef int (*openhip_entry_fn)(const openhip_launch* launch, openhip_worker* worker,
+                                uint64_t block_begin, uint64_t block_end);
+
+#ifdef __cplusplus
+}
+#endif

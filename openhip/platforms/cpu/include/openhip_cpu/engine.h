@@ -1,0 +1,694 @@
+// openhip CPU platform: the execution engine compiled into every kernel module.
+//
+// What it provides
+//   * the HIP qualifiers, dim3, threadIdx/blockIdx/blockDim/gridDim, warpSize (= 32);
+//   * static __shared__ (thread_local: a block runs wholly on one worker thread) and dynamic
+//     shared memory (OPENHIP_EXTERN_SHARED, HIP_DYNAMIC_SHARED);
+//   * __syncthreads and its _count/_and/_or forms, __syncwarp, __threadfence*;
+//   * the warp exchange primitive (openhip::detail::warp_exchange) the warp functions use;
+//   * the two ways of running a block, chosen per kernel when the module is compiled:
+//       loop mode   - no barrier, no warp function: the block's threads are a plain loop
+//                     (x innermost) into which the kernel is inlined, so the C++ compiler
+//                     vectorises it like hand-written code;
+//       fiber mode  - each GPU thread of the block is a fiber with its own stack; a fiber runs
+//                     until it reaches a barrier or a warp operation, then the next ready fiber
+//                     runs (fiber.h has the context switch, 6 pushes/pops and a ret).
+//   * the per-kernel C entry points (OPENHIP_CPU_KERNEL_ENTRY, used by the generated footer).
+//
+// State lives in `static thread_local` variables private to the module.  threadIdx & co are
+// separate, never address-taken variables on purpose: the compiler then knows that no pointer
+// store in a kernel can change them, keeps them in registers and vectorises loop mode.
+// (Don't write `&threadIdx` or bind a reference to it in engine code.)
+//
+// warpSize is 32: CUDA's value and RDNA's, so CUDA-derived code with 0xffffffff masks and
+// `__shfl_down(v, 16)` reduction loops is right unchanged (a 64-wide CPU warp would leave lanes
+// 32-63 out of such masks, HIP-CPU's defect).  Lanes are linear thread ids modulo 32.
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "openhip_cpu/abi.h"
+#include "openhip_cpu/fiber.h"
+
+#define __HIP_PLATFORM_OPENHIP_CPU__ 1
+#define OPENHIP_CPU_WARP_SIZE 32
+
+// ---- qualifiers -------------------------------------------------------------------------------
+// Kernels are inline so the entry point can inline them into the thread loop (loop mode) or the
+// fiber body; every __global__ function a module exports is odr-used by its footer.
+#define __global__ inline __attribute__((always_inline))
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __shared__ static thread_local
+#define __forceinline__ inline __attribute__((always_inline))
+// Note: libstdc++'s <memory> spells __attribute__((__noinline__)); include it before this header.
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#ifndef __align__
+#define __align__(n) __attribute__((aligned(n)))
+#endif
+#ifndef __host__device__
+#define __host__device__
+#endif
+
+// ---- dim3 and the thread coordinates -------------------------------------------------------------
+namespace openhip {
+namespace detail {
+// The type of threadIdx/blockIdx/blockDim/gridDim: a trivial aggregate (see the note at the top).
+struct index3 {
+  unsigned int x, y, z;
+};
+}  // namespace detail
+}  // namespace openhip
+
+struct dim3 {
+  uint32_t x, y, z;
+  constexpr dim3(uint32_t vx = 1, uint32_t vy = 1, uint32_t vz = 1) : x(vx), y(vy), z(vz) {}
+  // By value, so that `dim3 b = blockDim;` does not take blockDim's address.
+  constexpr dim3(::openhip::detail::index3 i) : x(i.x), y(i.y), z(i.z) {}
+};
+
+static thread_local ::openhip::detail::index3 threadIdx, blockIdx, blockDim, gridDim;
+static constexpr int warpSize = OPENHIP_CPU_WARP_SIZE;
+
+#define hipThreadIdx_x (threadIdx.x)
+#define hipThreadIdx_y (threadIdx.y)
+#define hipThreadIdx_z (threadIdx.z)
+#define hipBlockIdx_x (blockIdx.x)
+#define hipBlockIdx_y (blockIdx.y)
+#define hipBlockIdx_z (blockIdx.z)
+#define hipBlockDim_x (blockDim.x)
+#define hipBlockDim_y (blockDim.y)
+#define hipBlockDim_z (blockDim.z)
+#define hipGridDim_x (gridDim.x)
+#define hipGridDim_y (gridDim.y)
+#define hipGridDim_z (gridDim.z)
+
+namespace openhip {
+namespace detail {
+
+// ---- per-OS-thread engine state of this module ---------------------------------------------------
+enum : unsigned { kReady = 0, kAtBarrier = 1, kInWarpOp = 2, kDone = 3 };
+
+struct Fiber {
+  void* sp;                 // saved stack pointer while switched out
+  unsigned x, y, z;         // threadIdx
+  unsigned linear;          // x + y*bx + z*bx*by
+  unsigned state;           // kReady (running or runnable), kAtBarrier, kInWarpOp, kDone
+  unsigned line;            // source line of the barrier it waits at (for messages)
+  uint64_t want;            // lanes its pending warp exchange waits for
+  uint64_t out[32];         // this lane's copy of the values of its last warp exchange
+};
+
+struct Warp {
+  uint64_t live;            // lanes that exist and have not exited
+  uint64_t pending;         // lanes that deposited a value and wait for the rest of their mask
+  uint64_t vals[32];        // deposited values, index = lane
+};
+
+struct Block {
+  Fiber* fibers;
+  Warp* warps;
+  unsigned n, nwarps;
+  unsigned live;            // fibers not done
+  unsigned ready;           // fibers in kReady (the running one included)
+  unsigned cur;             // index of the running fiber
+  unsigned bar_arrived;     // fibers waiting at the barrier now
+  unsigned bar_line;        // its source line
+  unsigned bar_count;       // predicates that were true so far (__syncthreads_count & co)
+  unsigned res_count, res_n;  // result of the last barrier: true predicates, participants
+  void* home_sp;            // the worker's own context, resumed when the block is finished
+  void (*body)(const void*);  // runs the kernel for the current fiber
+  const void* args;
+  unsigned char* stacks;
+  uint64_t stack_size;
+};
+
+struct ThreadState {
+  Block* block;              // fiber mode: the block being run; loop mode: nullptr
+  unsigned char* dyn;        // the worker's dynamic shared memory (fixed per OS thread)
+  openhip_worker* worker;
+  const char* kernel;        // name of the running kernel, for messages
+  const char* violation;     // loop mode: a barrier/warp function was reached (what)
+  unsigned violation_line;
+  int status;                // hipError_t of a failure that jumped out
+  void* jb[5];               // __builtin_setjmp buffer: where a failure inside a kernel lands
+};
+static thread_local ThreadState tstate;
+
+// ---- failures ------------------------------------------------------------------------------------
+// Records `status` and a message in the worker and jumps out of the kernel (from any fiber
+// stack) back to the entry point, which returns the status to the runtime.
+[[noreturn]] __attribute__((noinline, cold, format(printf, 2, 3))) inline void fail(
+    int status, const char* fmt, ...) {
+  openhip_worker* w = tstate.worker;
+  if (w != nullptr) {
+    __builtin_va_list ap;
+    __builtin_va_start(ap, fmt);
+    vsnprintf(w->error, sizeof w->error, fmt, ap);
+    __builtin_va_end(ap);
+  }
+  tstate.status = status;
+  __builtin_longjmp(tstate.jb, 1);
+}
+
+inline const char* kernel_name() { return tstate.kernel ? tstate.kernel : "?"; }
+
+// A barrier or warp function reached by a kernel compiled in loop mode: the results would be
+// wrong, so the launch fails (after the current block) instead of returning them.
+__attribute__((noinline, cold)) inline void loop_violation(const char* what, unsigned line) {
+  if (tstate.violation == nullptr) {
+    tstate.violation = what;
+    tstate.violation_line = line;
+  }
+}
+
+}  // namespace detail
+
+namespace detail {
+// Called by __trap(), abort() and failed device assert() (see intrinsics.h): fails the launch.
+[[noreturn]] __attribute__((noinline, cold, visibility("hidden"))) void device_trap(
+    const char* message);
+[[noreturn]] void device_trap(const char* message) {
+  const bool is_assert = message != nullptr && strstr(message, "assertion") != nullptr;
+  fail(is_assert ? 710 /* hipErrorAssert */ : 719 /* hipErrorLaunchFailure */,
+       "kernel '%s' block (%u,%u,%u) thread (%u,%u,%u): %s", kernel_name(), blockIdx.x,
+       blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y, threadIdx.z,
+       message ? message : "trap");
+}
+
+// ---- the fiber scheduler -------------------------------------------------------------------------
+// Makes fiber i the running one: its coordinates become threadIdx (the only place besides the
+// loop runner that writes threadIdx).
+__attribute__((always_inline)) inline void enter(Block* b, unsigned i) {
+  const Fiber& f = b->fibers[i];
+  b->cur = i;
+  threadIdx.x = f.x;
+  threadIdx.y = f.y;
+  threadIdx.z = f.z;
+}
+
+[[noreturn]] __attribute__((noinline, cold)) inline void deadlock(Block* b) {
+  unsigned at_barrier = 0, in_warp = 0, done = 0, line = 0;
+  for (unsigned i = 0; i < b->n; ++i) {
+    const unsigned s = b->fibers[i].state;
+    at_barrier += s == kAtBarrier;
+    in_warp += s == kInWarpOp;
+    done += s == kDone;
+    if (s == kAtBarrier) line = b->fibers[i].line;
+  }
+  fail(719,
+       "kernel '%s': deadlock in block (%u,%u,%u): of its %u threads %u wait at __syncthreads "
+       "(line %u), %u wait in a warp operation for lanes that never arrive, %u have exited; "
+       "none can proceed (a barrier or warp function inside divergent control flow, or a warp "
+       "mask naming lanes that do not take part)",
+       kernel_name(), blockIdx.x, blockIdx.y, blockIdx.z, b->n, at_barrier, line, in_warp, done);
+}
+
+// The running fiber has stopped being ready (it waits or has finished): run the next ready one,
+// round robin from the current position.  Returns when someone makes this fiber ready again and
+// switches back to it.  No ready fiber left while some are live: nothing can ever wake them.
+__attribute__((noinline)) inline void block_wait(Block* b) {
+  if (b->ready == 0) deadlock(b);
+  const unsigned from = b->cur;
+  unsigned i = from;
+  do {
+    i = (i + 1 == b->n) ? 0 : i + 1;
+  } while (b->fibers[i].state != kReady);
+  enter(b, i);
+  openhip_cpu_switch(&b->fibers[from].sp, b->fibers[i].sp);
+  // Resumed: the fiber that switched here has already called enter(b, from).
+}
+
+// Opens the barrier: every fiber waiting at it becomes ready (`waiting` of them).
+__attribute__((always_inline)) inline void release_barrier(Block* b, unsigned waiting) {
+  b->res_count = b->bar_count;
+  b->res_n = b->bar_arrived;
+  for (unsigned i = 0; i < b->n; ++i) {
+    if (b->fibers[i].state == kAtBarrier) b->fibers[i].state = kReady;
+  }
+  b->ready += waiting;
+  b->bar_arrived = 0;
+}
+
+// All lanes of `want` have deposited: give each of them a copy of the warp's values and make the
+// waiting ones ready.  (A private copy per lane, because groups with disjoint masks may complete
+// in any order and the result must stay valid until that lane's next exchange.)
+inline void warp_complete(Block* b, Warp& w, unsigned base, uint64_t want) {
+  for (uint64_t m = want; m != 0; m &= m - 1) {
+    Fiber& g = b->fibers[base + __builtin_ctzll(m)];
+    memcpy(g.out, w.vals, sizeof w.vals);
+    if (g.state == kInWarpOp) {
+      g.state = kReady;
+      ++b->ready;
+    }
+  }
+  w.pending &= ~want;
+}
+
+// The running fiber finished the kernel.  Exited threads never block a barrier or a warp
+// exchange, so both are re-checked.  Parks the fiber; it is resumed here to run the next block.
+__attribute__((noinline)) inline void fiber_finish(Block* b) {
+  Fiber& f = b->fibers[b->cur];
+  f.state = kDone;
+  --b->live;
+  --b->ready;
+  Warp& w = b->warps[f.linear >> 5];
+  w.live &= ~(uint64_t(1) << (f.linear & 31));
+  for (uint64_t p = w.pending; p != 0; p &= p - 1) {
+    Fiber& g = b->fibers[(f.linear & ~31u) + __builtin_ctzll(p)];
+    const uint64_t want = g.want & w.live;
+    g.want = want;
+    if ((w.pending & want) == want && (w.pending >> __builtin_ctzll(p) & 1)) {
+      warp_complete(b, w, f.linear & ~31u, want);
+    }
+  }
+  if (b->bar_arrived != 0 && b->bar_arrived == b->live) {
+    release_barrier(b, b->bar_arrived);  // all of them wait; the finishing fiber is not one
+  }
+  if (b->live == 0) {
+    openhip_cpu_switch(&f.sp, b->home_sp);  // back to run_fibers; resumed for the next block
+    return;
+  }
+  block_wait(b);  // deadlock if nobody is ready; else resumed for the next block
+}
+
+// Where every fiber starts: run the kernel for one thread, park, repeat for the next block.
+inline void fiber_main() {
+  for (;;) {
+    Block* b = tstate.block;
+    b->body(b->args);
+    fiber_finish(tstate.block);
+  }
+}
+
+// ---- barriers and warp exchange (used by __syncthreads & co. and by warp.h) ---------------------
+// kind: 0 plain, 1 count, 2 and, 3 or.  `line` identifies the barrier: every waiting thread
+// must be at the same __syncthreads; threads at two different ones can never all meet (the
+// GPU's undefined behaviour), which is reported as a deadlock at once.
+__attribute__((noinline)) inline int barrier(unsigned line, int pred, int kind) {
+  Block* b = tstate.block;
+  if (__builtin_expect(b == nullptr, 0)) {
+    loop_violation("__syncthreads", line);
+    return pred;
+  }
+  if (b->bar_arrived == 0) {
+    b->bar_line = line;
+    b->bar_count = 0;
+  } else if (b->bar_line != line) {
+    fail(719,
+         "kernel '%s': deadlock in block (%u,%u,%u): thread (%u,%u,%u) reached __syncthreads on "
+         "line %u while %u other threads wait at __syncthreads on line %u (a barrier inside "
+         "divergent control flow: undefined behaviour on a GPU, where it may hang)",
+         kernel_name(), blockIdx.x, blockIdx.y, blockIdx.z, threadIdx.x, threadIdx.y,
+         threadIdx.z, line, b->bar_arrived, b->bar_line);
+  }
+  b->bar_count += pred != 0;
+  if (++b->bar_arrived == b->live) {
+    // The last one to arrive opens the barrier and carries on (it never stopped being ready).
+    release_barrier(b, b->bar_arrived - 1);
+  } else {
+    Fiber& f = b->fibers[b->cur];
+    f.state = kAtBarrier;
+    f.line = line;
+    --b->ready;
+    block_wait(b);
+  }
+  switch (kind) {
+    case 1: return static_cast<int>(b->res_count);
+    case 2: return b->res_count == b->res_n;
+    case 3: return b->res_count != 0;
+    default: return 0;
+  }
+}
+
+inline unsigned linear_thread_id() {
+  Block* b = tstate.block;
+  if (b != nullptr) return b->fibers[b->cur].linear;
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+// ---- the contract with the warp functions (warp.h) -------------------------------------------------
+inline unsigned lane_id() { return linear_thread_id() & 31u; }
+inline unsigned warp_id() { return linear_thread_id() >> 5; }
+
+// Lanes of this warp that exist and have not exited.
+inline uint64_t warp_live_mask() {
+  Block* b = tstate.block;
+  if (b == nullptr) {
+    loop_violation("a warp function", 0);
+    return 0xffffffffu;
+  }
+  return b->warps[b->fibers[b->cur].linear >> 5].live;
+}
+
+// Every lane in `mask` (intersected with the live lanes; the caller always included) deposits
+// `value`; returns once all of them have, with the warp's 32 deposited values (index = lane),
+// valid until this lane's next warp_exchange.
+__attribute__((noinline)) inline const uint64_t* warp_exchange(uint64_t value, uint64_t mask) {
+  Block* b = tstate.block;
+  if (__builtin_expect(b == nullptr, 0)) {
+    loop_violation("a warp function", 0);
+    static thread_local uint64_t none[32];
+    for (unsigned i = 0; i < 32; ++i) none[i] = value;
+    return none;
+  }
+  Fiber& f = b->fibers[b->cur];
+  const unsigned lane = f.linear & 31u;
+  Warp& w = b->warps[f.linear >> 5];
+  const uint64_t bit = uint64_t(1) << lane;
+  const uint64_t want = (mask & w.live) | bit;
+  w.vals[lane] = value;
+  w.pending |= bit;
+  f.want = want;
+  if ((w.pending & want) == want) {
+    warp_complete(b, w, f.linear & ~31u, want);
+  } else {
+    f.state = kInWarpOp;
+    --b->ready;
+    block_wait(b);
+  }
+  return f.out;
+}
+
+inline void warp_sync(uint64_t mask) { (void)warp_exchange(0, mask); }
+
+// Base of the worker's dynamic shared memory (the same address for the OS thread's lifetime).
+inline unsigned char* dynamic_shared_base() { return tstate.dyn; }
+
+// ---- running blocks ----------------------------------------------------------------------------
+template <unsigned... I>
+struct Seq {};
+template <unsigned N, unsigned... I>
+struct MakeSeq : MakeSeq<N - 1, N - 1, I...> {};
+template <unsigned... I>
+struct MakeSeq<0, I...> {
+  using type = Seq<I...>;
+};
+
+template <unsigned I, class T>
+struct Leaf {
+  T value;
+};
+template <class S, class... A>
+struct TupleImpl;
+template <unsigned... I, class... A>
+struct TupleImpl<Seq<I...>, A...> : Leaf<I, A>... {};
+template <class... A>
+using Tuple = TupleImpl<typename MakeSeq<sizeof...(A)>::type, A...>;
+template <unsigned I, class T>
+__attribute__((always_inline)) inline T& get(Leaf<I, T>& leaf) {
+  return leaf.value;
+}
+
+template <class F>
+struct Signature;
+template <class... A>
+struct Signature<void (*)(A...)> {
+  using Args = Tuple<A...>;
+  using Indices = typename MakeSeq<sizeof...(A)>::type;
+  static constexpr unsigned count = sizeof...(A);
+  template <unsigned... I>
+  static void load(Args& t, const void* const* p, Seq<I...>) {
+    (void)p;
+    (void)t;
+    ((void)memcpy(static_cast<void*>(&get<I>(t)), p[I], sizeof(A)), ...);
+  }
+  template <unsigned... I>
+  static void sizes(uint64_t* out, Seq<I...>) {
+    (void)out;
+    ((void)(out[I] = sizeof(A)), ...);
+  }
+};
+
+// Loop mode: the threads of each block are a loop with x innermost; K is inlined into it.
+// `Small` promises the compiler that blockIdx.x * blockDim.x + threadIdx.x fits in an int (the
+// launch is checked before this instantiation is chosen), which makes the usual
+// `int i = blockIdx.x * blockDim.x + threadIdx.x` an affine index the vectoriser accepts.
+template <auto K, bool Small, class... A>
+__attribute__((noinline)) void loop_blocks(const openhip_launch* L, uint64_t b0, uint64_t b1,
+                                           A... a) {
+  const unsigned gx = L->grid[0], gy = L->grid[1];
+  const unsigned bx = L->block[0], by = L->block[1], bz = L->block[2];
+  // Member by member: a struct copy would take the variables' addresses (see the top note).
+  gridDim.x = gx;
+  gridDim.y = gy;
+  gridDim.z = L->grid[2];
+  blockDim.x = bx;
+  blockDim.y = by;
+  blockDim.z = bz;
+  unsigned ix = static_cast<unsigned>(b0 % gx);
+  unsigned iy = static_cast<unsigned>((b0 / gx) % gy);
+  unsigned iz = static_cast<unsigned>(b0 / (uint64_t(gx) * gy));
+  for (uint64_t blk = b0; blk < b1; ++blk) {
+    if (Small) {
+      if (bx > 1024u || ix * bx > 0x7fffffffu - 1024u) __builtin_unreachable();
+    }
+    blockIdx.x = ix;
+    blockIdx.y = iy;
+    blockIdx.z = iz;
+    for (unsigned z = 0; z < bz; ++z) {
+      for (unsigned y = 0; y < by; ++y) {
+        threadIdx.y = y;
+        threadIdx.z = z;
+        for (unsigned x = 0; x < bx; ++x) {
+          threadIdx.x = x;
+          K(a...);
+        }
+      }
+    }
+    if (++ix == gx) {
+      ix = 0;
+      if (++iy == gy) {
+        iy = 0;
+        ++iz;
+      }
+    }
+  }
+}
+
+template <auto K, class Sig, unsigned... I>
+__attribute__((noinline)) void loop_run(const openhip_launch* L, uint64_t b0, uint64_t b1,
+                                        Seq<I...> seq) {
+  typename Sig::Args t;
+  Sig::load(t, L->args, seq);
+  if (uint64_t(L->grid[0]) * L->block[0] <= 0x7fffffffu - 2048u) {
+    loop_blocks<K, true>(L, b0, b1, get<I>(t)...);
+  } else {
+    loop_blocks<K, false>(L, b0, b1, get<I>(t)...);
+  }
+}
+
+// Fiber mode: one fiber per thread, set up once per entry call and reused for every block of
+// the call (a finished fiber parks in fiber_finish and is resumed for the next block).
+inline constexpr uint64_t kStackCanary = 0x6f70656e68697021ull;  // "openhip!"
+
+__attribute__((noinline)) inline int fiber_run(const openhip_launch* L, openhip_worker* W,
+                                               uint64_t b0, uint64_t b1,
+                                               void (*body)(const void*), const void* args) {
+#if !OPENHIP_CPU_HAVE_FIBERS
+  (void)L; (void)W; (void)b0; (void)b1; (void)body; (void)args;
+  fail(801, "kernel '%s' synchronises (barrier or warp function) and needs fibers, which the "
+       "openhip CPU engine implements for x86-64 and aarch64 only", kernel_name());
+#else
+  const unsigned gx = L->grid[0], gy = L->grid[1];
+  const unsigned bx = L->block[0], by = L->block[1], bz = L->block[2];
+  const unsigned n = bx * by * bz, nwarps = (n + 31) / 32;
+  const uint64_t scratch = sizeof(Block) + 64 + uint64_t(n) * sizeof(Fiber) +
+                           uint64_t(nwarps) * sizeof(Warp);
+  if (int rc = W->ensure_fibers(W, n, scratch)) {
+    fail(rc, "kernel '%s': cannot allocate %u fiber stacks of %llu KiB", kernel_name(), n,
+         static_cast<unsigned long long>(W->stack_size >> 10));
+  }
+  gridDim.x = gx;
+  gridDim.y = gy;
+  gridDim.z = L->grid[2];
+  blockDim.x = bx;
+  blockDim.y = by;
+  blockDim.z = bz;
+  Block* b = reinterpret_cast<Block*>(W->scratch);
+  b->fibers = reinterpret_cast<Fiber*>(W->scratch + ((sizeof(Block) + 63) & ~size_t(63)));
+  b->warps = reinterpret_cast<Warp*>(b->fibers + n);
+  b->n = n;
+  b->nwarps = nwarps;
+  b->body = body;
+  b->args = args;
+  b->stacks = W->stacks;
+  b->stack_size = W->stack_size;
+  for (unsigned i = 0; i < n; ++i) {
+    Fiber& f = b->fibers[i];
+    f.x = i % bx;
+    f.y = (i / bx) % by;
+    f.z = i / (bx * by);
+    f.linear = i;
+    unsigned char* lo = W->stacks + uint64_t(i) * W->stack_size;
+    memcpy(lo, &kStackCanary, sizeof kStackCanary);
+    f.sp = fiber_stack(lo + W->stack_size, &fiber_main);
+  }
+  tstate.block = b;
+  unsigned ix = static_cast<unsigned>(b0 % gx);
+  unsigned iy = static_cast<unsigned>((b0 / gx) % gy);
+  unsigned iz = static_cast<unsigned>(b0 / (uint64_t(gx) * gy));
+  for (uint64_t blk = b0; blk < b1; ++blk) {
+    blockIdx.x = ix;
+    blockIdx.y = iy;
+    blockIdx.z = iz;
+    for (unsigned i = 0; i < n; ++i) b->fibers[i].state = kReady;
+    for (unsigned w = 0; w < nwarps; ++w) {
+      const unsigned lanes = (w + 1) * 32 <= n ? 32 : n - w * 32;
+      b->warps[w].live = lanes == 32 ? 0xffffffffull : (uint64_t(1) << lanes) - 1;
+      b->warps[w].pending = 0;
+    }
+    b->live = b->ready = n;
+    b->bar_arrived = 0;
+    enter(b, 0);
+    openhip_cpu_switch(&b->home_sp, b->fibers[0].sp);
+    // Every fiber has finished this block (a failure would have jumped to the entry point).
+    if (++ix == gx) {
+      ix = 0;
+      if (++iy == gy) {
+        iy = 0;
+        ++iz;
+      }
+    }
+  }
+  tstate.block = nullptr;
+  for (unsigned i = 0; i < n; ++i) {
+    uint64_t canary;
+    memcpy(&canary, W->stacks + uint64_t(i) * W->stack_size, sizeof canary);
+    if (canary != kStackCanary) {
+      fail(719, "kernel '%s': the stack of thread %u overflowed its %llu KiB (large local "
+           "arrays or deep recursion; raise OPENHIP_CPU_STACK_SIZE)", kernel_name(), i,
+           static_cast<unsigned long long>(W->stack_size >> 10));
+    }
+  }
+  return 0;
+#endif
+}
+
+template <auto K, class Sig, unsigned... I>
+void fiber_body(const void* p) {
+  auto& t = *static_cast<typename Sig::Args*>(const_cast<void*>(p));
+  K(get<I>(t)...);
+}
+
+template <auto K, class Sig, unsigned... I>
+__attribute__((noinline)) int fiber_launch(const openhip_launch* L, openhip_worker* W,
+                                           uint64_t b0, uint64_t b1, Seq<I...> seq) {
+  typename Sig::Args t;
+  Sig::load(t, L->args, seq);
+  return fiber_run(L, W, b0, b1, &fiber_body<K, Sig, I...>, &t);
+}
+
+// The common part of every entry point: checks, the landing pad for failures, mode dispatch.
+template <auto K, bool Fibers>
+__attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, uint64_t b0,
+                                    uint64_t b1, const char* name) {
+  using Sig = Signature<decltype(K)>;
+  tstate.worker = W;
+  tstate.kernel = name;
+  tstate.dyn = W->dyn_shared;
+  tstate.violation = nullptr;
+  tstate.block = nullptr;
+  if (L->nargs != Sig::count) {
+    snprintf(W->error, sizeof W->error, "kernel '%s' takes %u arguments, the launch passed %u",
+             name, Sig::count, L->nargs);
+    return 1;  // hipErrorInvalidValue
+  }
+  if (L->shared_mem > W->dyn_shared_cap) {
+    snprintf(W->error, sizeof W->error,
+             "kernel '%s': %llu bytes of dynamic shared memory requested; the CPU platform "
+             "provides at most %llu", name, static_cast<unsigned long long>(L->shared_mem),
+             static_cast<unsigned long long>(W->dyn_shared_cap));
+    return 9;  // hipErrorInvalidConfiguration
+  }
+  if (__builtin_setjmp(tstate.jb)) {
+    tstate.block = nullptr;
+    return tstate.status;
+  }
+  if (Fibers) {
+    if (int rc = fiber_launch<K, Sig>(L, W, b0, b1, typename Sig::Indices{})) return rc;
+  } else {
+    loop_run<K, Sig>(L, b0, b1, typename Sig::Indices{});
+  }
+  if (tstate.violation != nullptr) {
+    snprintf(W->error, sizeof W->error,
+             "kernel '%s' reached %s (line %u) but was compiled to run its threads as a loop "
+             "(the source scan found no barrier or warp function reachable from it, e.g. it is "
+             "called through a pointer or defined in another header); its results would be "
+             "wrong", name, tstate.violation, tstate.violation_line);
+    return 719;
+  }
+  return 0;
+}
+
+template <auto K>
+void param_sizes(uint64_t* out) {
+  using Sig = Signature<decltype(K)>;
+  Sig::sizes(out, typename Sig::Indices{});
+}
+
+}  // namespace detail
+}  // namespace openhip
+
+// ---- the user-facing synchronisation functions ----------------------------------------------------
+// __builtin_LINE() as a default argument is the caller's line: it names the barrier.
+inline void __syncthreads(unsigned line = __builtin_LINE()) {
+  (void)::openhip::detail::barrier(line, 0, 0);
+}
+inline int __syncthreads_count(int pred, unsigned line = __builtin_LINE()) {
+  return ::openhip::detail::barrier(line, pred, 1);
+}
+inline int __syncthreads_and(int pred, unsigned line = __builtin_LINE()) {
+  return ::openhip::detail::barrier(line, pred, 2);
+}
+inline int __syncthreads_or(int pred, unsigned line = __builtin_LINE()) {
+  return ::openhip::detail::barrier(line, pred, 3);
+}
+inline void __syncwarp(unsigned long long mask = 0xffffffffull) {
+  ::openhip::detail::warp_sync(mask);
+}
+
+#ifndef OPENHIP_CPU_HAVE_THREADFENCE
+#define OPENHIP_CPU_HAVE_THREADFENCE 1
+// Blocks run on different OS threads: a fence orders this thread's accesses for all of them.
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+#endif
+
+// ---- dynamic shared memory --------------------------------------------------------------------------
+// `extern __shared__ T name[];` is rewritten (line-preservingly) by the compiler driver into
+// OPENHIP_EXTERN_SHARED(name, T);  Works at namespace and at function scope: a thread_local
+// pointer initialised on first use in each worker thread, whose buffer address never changes.
+#define OPENHIP_EXTERN_SHARED(name, ...)                        \
+  static thread_local __VA_ARGS__* const name =                 \
+      reinterpret_cast<__VA_ARGS__*>(::openhip::detail::dynamic_shared_base())
+#define HIP_DYNAMIC_SHARED(type, var) OPENHIP_EXTERN_SHARED(var, type)
+#define HIP_DYNAMIC_SHARED_ATTRIBUTE
+
+// ---- what the generated footer uses ------------------------------------------------------------
+#define OPENHIP_CPU_EXPORT extern "C" __attribute__((visibility("default"), used))
+
+// One kernel: entry point openhip_kernel_<ID> and its parameter sizes openhip_params_<ID>.
+#define OPENHIP_CPU_KERNEL(ID, FIBERS, NAME, ...)                                              \
+  OPENHIP_CPU_EXPORT int openhip_kernel_##ID(const openhip_launch* L, openhip_worker* W,       \
+                                             uint64_t b0, uint64_t b1) {                       \
+    return ::openhip::detail::entry<(__VA_ARGS__), FIBERS>(L, W, b0, b1, NAME);                \
+  }                                                                                            \
+  OPENHIP_CPU_EXPORT unsigned openhip_params_##ID(uint64_t* sizes) {                           \
+    ::openhip::detail::param_sizes<(__VA_ARGS__)>(sizes);                                      \
+    return ::openhip::detail::Signature<decltype(__VA_ARGS__)>::count;                         \
+  }
+
+// One __constant__/__device__ variable: its address and size.
+#define OPENHIP_CPU_GLOBAL(ID, ...)                                 \
+  OPENHIP_CPU_EXPORT void* openhip_global_##ID(uint64_t* size) {   \
+    *size = sizeof(__VA_ARGS__);                                   \
+    return (void*)&(__VA_ARGS__);                                  \
+  }

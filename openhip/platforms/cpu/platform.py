@@ -1,0 +1,383 @@
+"""The CPU platform: HIP kernels compiled with the host C++ compiler, run on the host's cores.
+
+One device, named after the CPU model. Device memory is host memory (256-byte aligned), so
+pointers are plain addresses on both sides. Streams, events and launches go through the host
+runtime library (``src/runtime.cpp``, built on first use: see ``runtime_lib``); kernels come from
+``compiler.compile_program`` and are loaded from memory (memfd) with dlopen, so two modules of
+the same source have separate globals, as on a GPU.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import platform as _platform
+import tempfile
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from ... import config
+from ...errors import HipError, PlatformUnavailable
+from ..base import CompiledProgram, DeviceProperties, FunctionAttributes, PackedArgs, Platform
+from . import compiler as _cc
+from .runtime_lib import INCLUDE_DIR, RuntimeLibrary, load_runtime
+
+__all__ = ["CpuPlatform", "CpuModule", "CpuFunction"]
+
+_MSG_CAP = 1024
+_WARP_SIZE = 32  # see include/openhip_cpu/engine.h: CUDA's and RDNA's width
+
+
+class CpuModule:
+    """A loaded kernel module: the dlopen'd shared object."""
+
+    __slots__ = ("cdll", "program", "path", "__weakref__")
+
+    def __init__(self, cdll: ctypes.CDLL, program: CompiledProgram, path: str) -> None:
+        self.cdll = cdll
+        self.program = program
+        self.path = path
+
+
+class CpuFunction:
+    """A kernel entry point: its address, parameter sizes and execution mode."""
+
+    __slots__ = ("module", "symbol", "entry", "param_sizes", "mode", "name")
+
+    def __init__(self, module: CpuModule, symbol: str, entry: int, param_sizes: tuple[int, ...],
+                 mode: str, name: str) -> None:
+        self.module = module
+        self.symbol = symbol
+        self.entry = entry
+        self.param_sizes = param_sizes
+        self.mode = mode
+        self.name = name
+
+
+def _cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as f:
+            for line in f:
+                if line.lower().startswith(("model name", "hardware", "cpu model")):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return _platform.processor() or _platform.machine() or "CPU"
+
+
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+def _include_hash() -> str:
+    h = hashlib.sha256()
+    for root, _dirs, files in sorted(os.walk(INCLUDE_DIR)):
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            h.update(os.path.relpath(path, INCLUDE_DIR).encode())
+            with open(path, "rb") as f:
+                h.update(f.read())
+    return h.hexdigest()[:16]
+
+
+class CpuPlatform(Platform):
+    """HIP on the host CPU (see the module docstring)."""
+
+    name = "cpu"
+
+    def __init__(self) -> None:
+        found, reason = _cc.find_compiler()
+        if found is None:
+            raise PlatformUnavailable("cpu", reason)
+        self._compiler = found
+        self._lock = threading.Lock()
+        self._rt: RuntimeLibrary | None = None
+        self._props: list[DeviceProperties] | None = None
+        self._identity: str | None = None
+
+    # ---- helpers ---------------------------------------------------------------------------
+    @property
+    def compiler(self) -> _cc.Compiler:
+        return self._compiler
+
+    def _lib(self) -> RuntimeLibrary:
+        rt = self._rt
+        if rt is None:
+            with self._lock:
+                if self._rt is None:
+                    self._rt = load_runtime(self._compiler.path, self.compiler_identity())
+                rt = self._rt
+        return rt
+
+    @staticmethod
+    def _check(rc: int, routine: str, message: str = "") -> None:
+        if rc:
+            raise HipError(rc, message, routine=routine)
+
+    @staticmethod
+    def _check_device(device: int, routine: str) -> None:
+        if device != 0:
+            raise HipError("hipErrorInvalidDevice", f"the CPU platform has one device (0), "
+                           f"not {device}", routine=routine)
+
+    # ---- devices -----------------------------------------------------------------------------
+    def device_properties(self) -> list[DeviceProperties]:
+        if self._props is None:
+            threads = config.cpu_threads()
+            self._props = [DeviceProperties(
+                name=_cpu_model(), platform="cpu", arch=_cc.host_arch(), warp_size=_WARP_SIZE,
+                max_threads_per_block=1024, max_block_dim=(1024, 1024, 64),
+                max_grid_dim=(2147483647, 65535, 65535), shared_mem_per_block=65536,
+                multiprocessor_count=threads, total_memory=_physical_memory(),
+                supports_fp16=True, supports_bf16=True,
+                supports_fp8=(INCLUDE_DIR / "hip" / "hip_fp8.h").is_file(),
+                extra={"compiler": self._compiler.version, "isa": _platform.machine(),
+                       "threads": threads})]
+        return self._props
+
+    def compiler_identity(self, device: int | None = None) -> str:
+        if self._identity is None:
+            self._identity = (f"{self._compiler.path} | {self._compiler.version} | "
+                              f"include {_include_hash()} | abi 1")
+        return self._identity
+
+    def describe(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"compiler": f"{self._compiler.path} ({self._compiler.version})",
+                                "include_dir": str(INCLUDE_DIR),
+                                "threads": config.cpu_threads()}
+        if self._rt is not None:
+            info["runtime_library"] = str(self._rt.path)
+            info["fiber_stack_bytes"] = self._rt.stack_size
+        return info
+
+    # ---- memory ------------------------------------------------------------------------------
+    def malloc(self, device: int, nbytes: int) -> int:
+        self._check_device(device, "hipMalloc")
+        ptr = self._lib().ohcpu_malloc(nbytes)
+        if not ptr:
+            raise HipError("hipErrorOutOfMemory", f"cannot allocate {nbytes} bytes "
+                           f"(physical memory: {_physical_memory()} bytes)", routine="hipMalloc")
+        return ptr
+
+    def free(self, device: int, ptr: int) -> None:
+        self._lib().ohcpu_free(ptr)
+
+    def _copy(self, dst: int, src: int, nbytes: int, stream: Any, routine: str) -> None:
+        if nbytes <= 0:
+            return
+        lib = self._lib()
+        self._check(lib.ohcpu_memcpy(stream, dst, src, nbytes, stream is not None), routine)
+
+    def copy_htod(self, device: int, dst: int, src_host: int, nbytes: int, stream: Any) -> None:
+        self._copy(dst, src_host, nbytes, stream, "hipMemcpyHtoD")
+
+    def copy_dtoh(self, device: int, dst_host: int, src: int, nbytes: int, stream: Any) -> None:
+        self._copy(dst_host, src, nbytes, stream, "hipMemcpyDtoH")
+
+    def copy_dtod(self, device: int, dst: int, src: int, nbytes: int, stream: Any) -> None:
+        self._copy(dst, src, nbytes, stream, "hipMemcpyDtoD")
+
+    def memset(self, device: int, dst: int, value: int, nbytes: int, stream: Any) -> None:
+        if nbytes <= 0:
+            return
+        self._check(self._lib().ohcpu_memset(stream, dst, value & 0xFF, nbytes,
+                                             stream is not None), "hipMemset")
+
+    # ---- streams and events ---------------------------------------------------------------
+    def stream_create(self, device: int) -> Any:
+        self._check_device(device, "hipStreamCreate")
+        return self._lib().ohcpu_stream_create()
+
+    def stream_destroy(self, device: int, stream: Any) -> None:
+        self._check(self._lib().ohcpu_stream_destroy(stream), "hipStreamDestroy")
+
+    def stream_synchronize(self, device: int, stream: Any) -> None:
+        buf = ctypes.create_string_buffer(_MSG_CAP)
+        rc = self._lib().ohcpu_stream_synchronize(stream, buf, _MSG_CAP)
+        self._check(rc, "hipStreamSynchronize", buf.value.decode(errors="replace"))
+
+    def stream_query(self, device: int, stream: Any) -> bool:
+        buf = ctypes.create_string_buffer(_MSG_CAP)
+        rc = self._lib().ohcpu_stream_query(stream, buf, _MSG_CAP)
+        if rc == 600:
+            return False
+        self._check(rc, "hipStreamQuery", buf.value.decode(errors="replace"))
+        return True
+
+    def stream_wait_event(self, device: int, stream: Any, event: Any) -> None:
+        self._check(self._lib().ohcpu_stream_wait_event(stream, event), "hipStreamWaitEvent")
+
+    def device_synchronize(self, device: int) -> None:
+        if self._rt is None:
+            return  # nothing was ever queued
+        buf = ctypes.create_string_buffer(_MSG_CAP)
+        rc = self._rt.ohcpu_device_synchronize(buf, _MSG_CAP)
+        self._check(rc, "hipDeviceSynchronize", buf.value.decode(errors="replace"))
+
+    def event_create(self, device: int) -> Any:
+        return self._lib().ohcpu_event_create()
+
+    def event_destroy(self, device: int, event: Any) -> None:
+        self._lib().ohcpu_event_destroy(event)
+
+    def event_record(self, device: int, event: Any, stream: Any) -> None:
+        self._check(self._lib().ohcpu_event_record(event, stream), "hipEventRecord")
+
+    def event_synchronize(self, device: int, event: Any) -> None:
+        self._check(self._lib().ohcpu_event_synchronize(event), "hipEventSynchronize")
+
+    def event_query(self, device: int, event: Any) -> bool:
+        rc = self._lib().ohcpu_event_query(event)
+        if rc == 600:
+            return False
+        self._check(rc, "hipEventQuery")
+        return True
+
+    def event_elapsed_ms(self, device: int, start: Any, end: Any) -> float:
+        ms = ctypes.c_double()
+        rc = self._lib().ohcpu_event_elapsed(start, end, ctypes.byref(ms))
+        if rc == 400:
+            raise HipError(rc, "both events must have been recorded",
+                           routine="hipEventElapsedTime")
+        if rc == 600:
+            raise HipError(rc, "an event has not completed yet", routine="hipEventElapsedTime")
+        self._check(rc, "hipEventElapsedTime")
+        return ms.value
+
+    # ---- code --------------------------------------------------------------------------------
+    def compile(self, source: str, *, arch: str, options: Sequence[str] = (),
+                name_expressions: Sequence[str] = (),
+                filename: str = "kernel.hip") -> CompiledProgram:
+        return _cc.compile_program(self._compiler, source, arch=arch, options=options,
+                                   name_expressions=name_expressions, filename=filename)
+
+    def load_module(self, device: int, program: CompiledProgram) -> Any:
+        self._check_device(device, "hipModuleLoadData")
+        if program.platform != "cpu":
+            raise HipError("hipErrorInvalidImage", f"a {program.platform} binary cannot run on "
+                           "the CPU platform", routine="hipModuleLoadData")
+        if program.arch != _cc.host_arch() and program.arch not in ("native", "host"):
+            raise HipError("hipErrorNoBinaryForGpu", f"binary built for {program.arch!r}, this "
+                           f"host is {_cc.host_arch()!r}", routine="hipModuleLoadData")
+        self._lib()  # kernels run on the runtime's workers: start them first
+        try:
+            cdll, path = _dlopen_bytes(program.binary)
+        except OSError as exc:
+            raise HipError("hipErrorInvalidImage", f"cannot load the kernel module: {exc}",
+                           routine="hipModuleLoadData") from None
+        return CpuModule(cdll, program, path)
+
+    def unload_module(self, device: int, module: Any) -> None:
+        if not isinstance(module, CpuModule) or module.cdll is None:
+            return
+        # Queued launches may still point into it.
+        self.device_synchronize(device)
+        import _ctypes
+
+        handle = module.cdll._handle
+        module.cdll = None
+        _ctypes.dlclose(handle)
+
+    def get_function(self, device: int, module: Any, symbol: str) -> Any:
+        if not isinstance(module, CpuModule) or module.cdll is None:
+            raise HipError("hipErrorInvalidHandle", "module is not loaded",
+                           routine="hipModuleGetFunction")
+        meta = next((m for m in module.program.metadata.get("kernels", {}).values()
+                     if m.get("symbol") == symbol), None)
+        try:
+            fn = getattr(module.cdll, symbol)
+        except AttributeError:
+            raise HipError("hipErrorNotFound", f"no kernel entry point {symbol!r} in the module",
+                           routine="hipModuleGetFunction") from None
+        entry = ctypes.cast(fn, ctypes.c_void_p).value
+        if meta is not None and "param_sizes" in meta:
+            sizes = tuple(meta["param_sizes"])
+        else:
+            sizes = _query_param_sizes(module.cdll, symbol)
+        name = next((k for k, v in module.program.kernels.items() if v == symbol), symbol)
+        mode = meta.get("mode", "fibers") if meta else "fibers"
+        return CpuFunction(module, symbol, entry, sizes, mode, name)
+
+    def get_global(self, device: int, module: Any, symbol: str) -> tuple[int, int]:
+        if not isinstance(module, CpuModule) or module.cdll is None:
+            raise HipError("hipErrorInvalidHandle", "module is not loaded",
+                           routine="hipModuleGetGlobal")
+        try:
+            fn = getattr(module.cdll, symbol)
+        except AttributeError:
+            raise HipError("hipErrorNotFound", f"no global accessor {symbol!r} in the module",
+                           routine="hipModuleGetGlobal") from None
+        fn.restype = ctypes.c_void_p
+        fn.argtypes = [ctypes.POINTER(ctypes.c_uint64)]
+        size = ctypes.c_uint64()
+        ptr = fn(ctypes.byref(size))
+        return int(ptr), int(size.value)
+
+    def function_attributes(self, device: int, function: Any) -> FunctionAttributes:
+        return FunctionAttributes(max_threads_per_block=1024,
+                                  extra={"mode": getattr(function, "mode", "?")})
+
+    def launch(self, device: int, function: Any, grid: tuple[int, int, int],
+               block: tuple[int, int, int], shared_mem: int, stream: Any,
+               args: PackedArgs) -> None:
+        if args.sizes != function.param_sizes:
+            raise HipError("hipErrorInvalidValue",
+                           f"kernel {function.name!r} takes parameters of {list(function.param_sizes)} "
+                           f"bytes, the launch packed {list(args.sizes)}",
+                           routine="hipModuleLaunchKernel")
+        rc = self._rt.ohcpu_launch(stream, function.entry, grid[0], grid[1], grid[2], block[0],
+                                   block[1], block[2], shared_mem, args.buffer, args.nbytes,
+                                   args.pointers, len(args.sizes))
+        if rc:
+            raise HipError(rc, f"launching {function.name!r}", routine="hipModuleLaunchKernel")
+
+
+def _query_param_sizes(cdll: ctypes.CDLL, symbol: str) -> tuple[int, ...]:
+    ident = symbol.rsplit("_", 1)[-1]
+    fn = getattr(cdll, f"openhip_params_{ident}", None)
+    if fn is None:
+        return ()
+    fn.restype = ctypes.c_uint
+    fn.argtypes = [ctypes.c_void_p]
+    buf = (ctypes.c_uint64 * 256)()
+    n = fn(buf)
+    return tuple(int(buf[i]) for i in range(min(n, 256)))
+
+
+_memfd_ok = hasattr(os, "memfd_create")
+
+
+def _dlopen_bytes(binary: bytes) -> tuple[ctypes.CDLL, str]:
+    """dlopen a shared object held in memory: through a memfd where the OS has them (every
+    load is a separate object with its own globals), else through a private temp file."""
+    mode = getattr(os, "RTLD_LOCAL", 0) | getattr(os, "RTLD_NOW", 2)
+    if _memfd_ok:
+        fd = os.memfd_create("openhip-module", 0)
+        try:
+            _write_all(fd, binary)
+            path = f"/proc/self/fd/{fd}"
+            return ctypes.CDLL(path, mode=mode), path
+        finally:
+            os.close(fd)
+    fd, path = tempfile.mkstemp(prefix="openhip-module-", suffix=".so")
+    try:
+        _write_all(fd, binary)
+    finally:
+        os.close(fd)
+    try:
+        return ctypes.CDLL(path, mode=mode), path
+    finally:
+        os.unlink(path)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        n = os.write(fd, view)
+        view = view[n:]
+

@@ -1,0 +1,155 @@
+"""Build, cache and load the CPU platform's host runtime library (``src/runtime.cpp``).
+
+The library is compiled on first use with the host C++ compiler into the compile cache directory
+(``openhip.config.cache_dir()/cpu-runtime``), keyed by a hash of its sources, the compiler's
+identity and the flags, written atomically (temp file + ``os.replace``). A read-only cache
+directory falls back to a private temporary directory. Loading sets every ctypes prototype once,
+so a call costs only ctypes' own overhead.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import subprocess
+import tempfile
+import threading
+from pathlib import Path
+
+from ... import config
+from ...errors import HipError
+
+__all__ = ["RuntimeLibrary", "SOURCE_DIR", "INCLUDE_DIR", "load_runtime"]
+
+SOURCE_DIR = Path(__file__).resolve().parent / "src"
+INCLUDE_DIR = Path(__file__).resolve().parent / "include"
+_FLAGS = ("-std=c++17", "-O2", "-fPIC", "-shared", "-pthread", "-fvisibility=hidden")
+#: bytes of each fiber stack (OPENHIP_CPU_STACK_SIZE overrides).
+DEFAULT_STACK_SIZE = 64 * 1024
+#: dynamic shared memory each worker thread can hand a block (the device limit is lower).
+DYN_SHARED_CAPACITY = 64 * 1024 * 1024
+
+_vp = ctypes.c_void_p
+_u32 = ctypes.c_uint32
+_u64 = ctypes.c_uint64
+_int = ctypes.c_int
+_char_p = ctypes.c_char_p
+
+_PROTOTYPES: dict[str, tuple[object, list[object]]] = {
+    "ohcpu_abi_version": (_int, []),
+    "ohcpu_init": (_int, [_int, _u64, _u64]),
+    "ohcpu_default_stream": (_vp, []),
+    "ohcpu_stream_create": (_vp, []),
+    "ohcpu_stream_destroy": (_int, [_vp]),
+    "ohcpu_stream_synchronize": (_int, [_vp, _char_p, _int]),
+    "ohcpu_stream_query": (_int, [_vp, _char_p, _int]),
+    "ohcpu_device_synchronize": (_int, [_char_p, _int]),
+    "ohcpu_event_create": (_vp, []),
+    "ohcpu_event_destroy": (None, [_vp]),
+    "ohcpu_event_record": (_int, [_vp, _vp]),
+    "ohcpu_event_query": (_int, [_vp]),
+    "ohcpu_event_synchronize": (_int, [_vp]),
+    "ohcpu_event_elapsed": (_int, [_vp, _vp, ctypes.POINTER(ctypes.c_double)]),
+    "ohcpu_stream_wait_event": (_int, [_vp, _vp]),
+    "ohcpu_malloc": (_vp, [_u64]),
+    "ohcpu_free": (None, [_vp]),
+    "ohcpu_memcpy": (_int, [_vp, _vp, _vp, _u64, _int]),
+    "ohcpu_memset": (_int, [_vp, _vp, _int, _u64, _int]),
+    "ohcpu_launch": (_int, [_vp, _vp, _u32, _u32, _u32, _u32, _u32, _u32, _u64, _vp, _u64, _vp,
+                            _u32]),
+    "ohcpu_launch_sync": (_int, [_vp, _vp, _char_p, _int]),
+}
+
+
+class RuntimeLibrary:
+    """The loaded library: its ctypes functions as attributes (``lib.ohcpu_launch(...)``)."""
+
+    def __init__(self, path: Path, threads: int, stack_size: int) -> None:
+        self.path = path
+        self.cdll = ctypes.CDLL(str(path), mode=getattr(os, "RTLD_LOCAL", 0))
+        for name, (restype, argtypes) in _PROTOTYPES.items():
+            fn = getattr(self.cdll, name)
+            fn.restype = restype
+            fn.argtypes = argtypes
+            setattr(self, name, fn)
+        rc = self.ohcpu_init(threads, stack_size, DYN_SHARED_CAPACITY)
+        if rc:
+            raise HipError(rc, "cannot start the CPU runtime", routine="hipInit")
+        self.default_stream: int = self.ohcpu_default_stream()
+        self.threads = threads
+        self.stack_size = stack_size
+
+
+def _source_key(cxx_identity: str) -> str:
+    h = hashlib.sha256()
+    for path in sorted(SOURCE_DIR.glob("*.cpp")) + [INCLUDE_DIR / "openhip_cpu" / "abi.h"]:
+        h.update(path.name.encode())
+        h.update(path.read_bytes())
+    h.update(cxx_identity.encode())
+    h.update(" ".join(_FLAGS).encode())
+    return h.hexdigest()[:20]
+
+
+def _build(cxx: str, target: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".build-", suffix=".so", dir=target.parent)
+    os.close(fd)
+    try:
+        cmd = [cxx, *_FLAGS, "-isystem", str(INCLUDE_DIR), "-o", tmp,
+               str(SOURCE_DIR / "runtime.cpp")]
+        proc = subprocess.run(cmd, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise HipError("hipErrorSharedObjectInitFailed",
+                           f"building the CPU runtime library failed:\n{proc.stderr}",
+                           routine="hipInit")
+        os.replace(tmp, target)
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _library_path(cxx: str, cxx_identity: str) -> Path:
+    name = f"libopenhip_cpu_runtime-{_source_key(cxx_identity)}.so"
+    candidates = [config.cache_dir() / "cpu-runtime",
+                  Path(tempfile.gettempdir()) / f"openhip-{os.getuid()}" / "cpu-runtime"]
+    last: OSError | None = None
+    for directory in candidates:
+        target = directory / name
+        if target.is_file():
+            return target
+        try:
+            _build(cxx, target)
+            return target
+        except OSError as exc:  # read-only or full cache dir: try the next place
+            last = exc
+    raise HipError("hipErrorSharedObjectInitFailed",
+                   f"cannot write the CPU runtime library anywhere: {last}", routine="hipInit")
+
+
+_lock = threading.Lock()
+_loaded: RuntimeLibrary | None = None
+
+
+def stack_size() -> int:
+    """Bytes per fiber stack: ``OPENHIP_CPU_STACK_SIZE`` (e.g. ``262144`` or ``256k``), default
+    64 KiB."""
+    value = os.environ.get("OPENHIP_CPU_STACK_SIZE", "").strip().lower()
+    if not value:
+        return DEFAULT_STACK_SIZE
+    scale = {"k": 1024, "m": 1024 * 1024}.get(value[-1], 1)
+    number = value[:-1] if value[-1] in "km" else value
+    size = int(number) * scale
+    if size < 16 * 1024:
+        raise ValueError(f"OPENHIP_CPU_STACK_SIZE={value!r}: at least 16 KiB")
+    return size
+
+
+def load_runtime(cxx: str, cxx_identity: str) -> RuntimeLibrary:
+    """The process's runtime library, built and started on the first call."""
+    global _loaded
+    with _lock:
+        if _loaded is None:
+            path = _library_path(cxx, cxx_identity)
+            _loaded = RuntimeLibrary(path, config.cpu_threads(), stack_size())
+        return _loaded

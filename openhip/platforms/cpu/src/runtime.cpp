@@ -1,0 +1,593 @@
+// openhip CPU platform: the host runtime library (built on first use into the compile cache and
+// loaded with ctypes by openhip/platforms/cpu/runtime_lib.py).
+//
+//   * a persistent thread pool that runs the blocks of a launch in parallel (chunks of blocks
+//     handed out with an atomic counter; the thread that submits the launch works too);
+//   * streams: one thread per stream drains its in-order command queue (kernels, copies,
+//     memsets, event records and waits), so every stream is asynchronous to the host;
+//   * events with timestamps and cross-stream waits;
+//   * memory: 256-byte aligned host allocations with an out-of-memory check;
+//   * errors raised by a kernel are kept on its stream and reported by the next
+//     synchronize/query of that stream (or of the device), then cleared.
+//
+// Every exported function returns a hipError_t value (0 = hipSuccess) unless noted.
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "openhip_cpu/abi.h"
+
+#define EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace {
+
+enum : int {
+  kSuccess = 0,
+  kInvalidValue = 1,
+  kOutOfMemory = 2,
+  kInvalidHandle = 400,
+  kNotReady = 600,
+  kLaunchFailure = 719,
+};
+
+// ---- configuration (set once by ohcpu_init) -----------------------------------------------------
+int g_threads = 1;                        // total threads that run blocks
+uint64_t g_stack_size = 64 * 1024;        // bytes per fiber stack
+uint64_t g_dyn_shared_cap = 64 * 1024;    // dynamic shared memory per worker
+
+double now_ms() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+// ---- per-thread worker context ----------------------------------------------------------------
+int ensure_fibers(openhip_worker* w, uint32_t fibers, uint64_t scratch_bytes);
+
+struct WorkerContext {
+  openhip_worker w;
+  WorkerContext() {
+    memset(&w, 0, sizeof w);
+    w.dyn_shared_cap = g_dyn_shared_cap;
+    // Stacks are laid out at a stride of the stack size plus 9 cache lines: with a power-of-two
+    // stride, the hot top of every fiber's stack maps to the same cache set, and 256 fibers
+    // thrash L1 and L2 on every switch (measured: 4x slower barriers).
+    w.stack_size = g_stack_size + 9 * 64;
+    w.ensure_fibers = &ensure_fibers;
+    void* p = mmap(nullptr, g_dyn_shared_cap, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    w.dyn_shared = p == MAP_FAILED ? nullptr : static_cast<unsigned char*>(p);
+    if (w.dyn_shared == nullptr) w.dyn_shared_cap = 0;
+  }
+  ~WorkerContext() {
+    if (w.dyn_shared) munmap(w.dyn_shared, g_dyn_shared_cap);
+    if (w.stacks) munmap(w.stacks - 4096, uint64_t(w.fiber_capacity) * w.stack_size + 4096);
+    free(w.scratch);
+  }
+};
+
+thread_local WorkerContext* t_worker = nullptr;
+
+openhip_worker* this_worker() {
+  if (t_worker == nullptr) t_worker = new WorkerContext();  // lives as long as the thread
+  return &t_worker->w;
+}
+
+// Stacks are one mapping: a guard page, then `capacity` stacks (MAP_NORESERVE: only the pages a
+// fiber touches cost memory).  The engine writes a canary at the bottom of every stack and checks
+// it after the blocks; the guard page catches the lowest stack.
+int ensure_fibers(openhip_worker* w, uint32_t fibers, uint64_t scratch_bytes) {
+  if (fibers > w->fiber_capacity) {
+    uint32_t cap = w->fiber_capacity ? w->fiber_capacity : 64;
+    while (cap < fibers) cap *= 2;
+    const uint64_t bytes = uint64_t(cap) * w->stack_size + 4096;
+    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (p == MAP_FAILED) return kOutOfMemory;
+    mprotect(p, 4096, PROT_NONE);
+    if (w->stacks) munmap(w->stacks - 4096, uint64_t(w->fiber_capacity) * w->stack_size + 4096);
+    w->stacks = static_cast<unsigned char*>(p) + 4096;
+    w->fiber_capacity = cap;
+  }
+  if (scratch_bytes > w->scratch_size) {
+    void* p = nullptr;
+    if (posix_memalign(&p, 64, scratch_bytes) != 0) return kOutOfMemory;
+    free(w->scratch);
+    w->scratch = static_cast<unsigned char*>(p);
+    w->scratch_size = scratch_bytes;
+  }
+  return kSuccess;
+}
+
+// ---- the thread pool ---------------------------------------------------------------------------
+struct Job {
+  openhip_entry_fn entry;
+  const openhip_launch* launch;
+  uint64_t nblocks, chunk;
+  std::atomic<uint64_t> next{0};
+  std::atomic<int> status{0};
+  int active = 0;  // threads working on it (guarded by Pool::mu)
+  char error[1024];
+};
+
+void run_chunks(Job* job) {
+  openhip_worker* w = this_worker();
+  for (;;) {
+    if (job->status.load(std::memory_order_relaxed) != 0) return;  // a block failed: stop
+    const uint64_t b = job->next.fetch_add(job->chunk, std::memory_order_relaxed);
+    if (b >= job->nblocks) return;
+    const uint64_t e = b + job->chunk < job->nblocks ? b + job->chunk : job->nblocks;
+    const int rc = job->entry(job->launch, w, b, e);
+    if (rc != 0) {
+      int expected = 0;
+      if (job->status.compare_exchange_strong(expected, rc)) {
+        memcpy(job->error, w->error, sizeof job->error);
+        job->error[sizeof job->error - 1] = 0;
+      }
+      return;
+    }
+  }
+}
+
+class Pool {
+ public:
+  explicit Pool(int helpers) {
+    for (int i = 0; i < helpers; ++i) threads_.emplace_back([this] { loop(); });
+  }
+
+  // Runs the job on the pool and on the calling thread; returns when every block is done.
+  void run(Job* job) {
+    if (threads_.empty() || job->nblocks <= job->chunk) {
+      run_chunks(job);
+      return;
+    }
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      jobs_.push_back(job);
+      job->active = 1;
+    }
+    cv_.notify_all();
+    run_chunks(job);
+    std::unique_lock<std::mutex> lock(mu_);
+    remove(job);
+    --job->active;
+    done_cv_.wait(lock, [job] { return job->active == 0; });
+  }
+
+ private:
+  void remove(Job* job) {
+    for (size_t i = 0; i < jobs_.size(); ++i) {
+      if (jobs_[i] == job) {
+        jobs_.erase(jobs_.begin() + static_cast<long>(i));
+        return;
+      }
+    }
+  }
+
+  void loop() {
+    std::unique_lock<std::mutex> lock(mu_);
+    for (;;) {
+      cv_.wait(lock, [this] { return !jobs_.empty(); });
+      Job* job = jobs_.front();
+      ++job->active;
+      lock.unlock();
+      run_chunks(job);
+      lock.lock();
+      remove(job);  // exhausted (or failed): nobody else should pick it up
+      if (--job->active == 0) done_cv_.notify_all();
+    }
+  }
+
+  std::mutex mu_;
+  std::condition_variable cv_, done_cv_;
+  std::vector<Job*> jobs_;
+  std::vector<std::thread> threads_;
+};
+
+Pool* g_pool = nullptr;
+
+// ---- events ------------------------------------------------------------------------------------
+std::mutex g_event_mu;
+std::condition_variable g_event_cv;
+
+struct Event {
+  uint64_t recorded = 0;   // records enqueued (guarded by g_event_mu)
+  uint64_t completed = 0;  // records executed
+  double time_ms = 0;      // when the last executed record ran
+};
+
+// ---- streams -----------------------------------------------------------------------------------
+enum class Kind { Kernel, Copy, Memset, Record, Wait };
+
+struct Command {
+  Kind kind;
+  openhip_entry_fn entry = nullptr;
+  openhip_launch launch{};
+  void* dst = nullptr;
+  const void* src = nullptr;
+  uint64_t nbytes = 0;
+  int value = 0;
+  Event* event = nullptr;
+  uint64_t generation = 0;
+  std::vector<unsigned char> arg_bytes;
+  std::vector<const void*> arg_ptrs;
+};
+
+uint64_t chunk_for(uint64_t nblocks) {
+  // Enough chunks for load balance (8 per thread), few enough to keep the counter cold.
+  uint64_t chunk = nblocks / (uint64_t(g_threads) * 8);
+  return chunk ? chunk : 1;
+}
+
+struct Stream;
+std::mutex g_streams_mu;
+std::vector<Stream*> g_streams;
+
+struct Stream {
+  std::mutex mu;
+  std::condition_variable cv, idle_cv;
+  std::deque<Command*> queue;
+  uint64_t enqueued = 0, finished = 0;
+  bool stop = false;
+  int status = 0;
+  std::string error;
+  std::thread thread;
+
+  Stream() : thread([this] { loop(); }) {}
+
+  void push(Command* c) {
+    bool wake;
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      wake = queue.empty();
+      queue.push_back(c);
+      ++enqueued;
+    }
+    if (wake) cv.notify_one();
+  }
+
+  void fail(int rc, const char* message) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (status == 0) {
+      status = rc;
+      error = message;
+    }
+  }
+
+  void execute(Command* c) {
+    switch (c->kind) {
+      case Kind::Kernel: {
+        Job job;
+        job.entry = c->entry;
+        job.launch = &c->launch;
+        job.nblocks = uint64_t(c->launch.grid[0]) * c->launch.grid[1] * c->launch.grid[2];
+        job.chunk = chunk_for(job.nblocks);
+        job.error[0] = 0;
+        g_pool->run(&job);
+        if (int rc = job.status.load()) fail(rc, job.error);
+        break;
+      }
+      case Kind::Copy:
+        memmove(c->dst, c->src, c->nbytes);
+        break;
+      case Kind::Memset:
+        memset(c->dst, c->value, c->nbytes);
+        break;
+      case Kind::Record: {
+        std::lock_guard<std::mutex> lock(g_event_mu);
+        c->event->time_ms = now_ms();
+        if (c->generation > c->event->completed) c->event->completed = c->generation;
+        g_event_cv.notify_all();
+        break;
+      }
+      case Kind::Wait: {
+        std::unique_lock<std::mutex> lock(g_event_mu);
+        Event* e = c->event;
+        const uint64_t g = c->generation;
+        g_event_cv.wait(lock, [e, g] { return e->completed >= g; });
+        break;
+      }
+    }
+  }
+
+  void loop() {
+    std::unique_lock<std::mutex> lock(mu);
+    for (;;) {
+      cv.wait(lock, [this] { return stop || !queue.empty(); });
+      if (queue.empty() && stop) return;
+      Command* c = queue.front();
+      queue.pop_front();
+      lock.unlock();
+      execute(c);
+      delete c;
+      lock.lock();
+      ++finished;
+      if (finished == enqueued) idle_cv.notify_all();
+    }
+  }
+
+  // Waits for everything enqueued so far; returns (and clears) the first kernel error.
+  int synchronize(char* msg, int cap) {
+    std::unique_lock<std::mutex> lock(mu);
+    const uint64_t target = enqueued;
+    idle_cv.wait(lock, [this, target] { return finished >= target; });
+    return take_error(msg, cap);
+  }
+
+  int query(char* msg, int cap) {
+    std::lock_guard<std::mutex> lock(mu);
+    if (status != 0) return take_error(msg, cap);
+    return finished == enqueued ? kSuccess : kNotReady;
+  }
+
+  int take_error(char* msg, int cap) {  // mu held
+    const int rc = status;
+    if (rc != 0 && msg != nullptr && cap > 0) snprintf(msg, static_cast<size_t>(cap), "%s", error.c_str());
+    status = 0;
+    error.clear();
+    return rc;
+  }
+
+  void shutdown() {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      stop = true;
+    }
+    cv.notify_all();
+    thread.join();
+  }
+};
+
+Stream* g_default = nullptr;
+
+bool valid_stream(Stream* s) {
+  std::lock_guard<std::mutex> lock(g_streams_mu);
+  for (Stream* t : g_streams) {
+    if (t == s) return true;
+  }
+  return false;
+}
+
+Stream* resolve(void* s) { return s ? static_cast<Stream*>(s) : g_default; }
+
+uint64_t mem_available() {
+  FILE* f = fopen("/proc/meminfo", "r");
+  if (!f) return UINT64_MAX;
+  char line[256];
+  uint64_t avail = UINT64_MAX, swap = 0;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long long kb;
+    if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) avail = kb * 1024ull;
+    if (sscanf(line, "SwapFree: %llu kB", &kb) == 1) swap = kb * 1024ull;
+  }
+  fclose(f);
+  return avail == UINT64_MAX ? avail : avail + swap;
+}
+
+}  // namespace
+
+// ---- the C interface -----------------------------------------------------------------------------
+EXPORT int ohcpu_abi_version() { return OPENHIP_CPU_ABI_VERSION; }
+
+// threads: total threads running blocks (the submitting stream thread included).
+EXPORT int ohcpu_init(int threads, uint64_t stack_size, uint64_t dyn_shared_cap) {
+  if (g_pool != nullptr) return kSuccess;
+  g_threads = threads > 0 ? threads : 1;
+  if (stack_size >= 16 * 1024) g_stack_size = (stack_size + 4095) & ~uint64_t(4095);
+  if (dyn_shared_cap > 0) g_dyn_shared_cap = (dyn_shared_cap + 4095) & ~uint64_t(4095);
+  g_pool = new Pool(g_threads - 1);
+  g_default = new Stream();
+  std::lock_guard<std::mutex> lock(g_streams_mu);
+  g_streams.push_back(g_default);
+  return kSuccess;
+}
+
+EXPORT void* ohcpu_default_stream() { return g_default; }
+
+EXPORT void* ohcpu_stream_create() {
+  Stream* s = new Stream();
+  std::lock_guard<std::mutex> lock(g_streams_mu);
+  g_streams.push_back(s);
+  return s;
+}
+
+EXPORT int ohcpu_stream_destroy(void* handle) {
+  Stream* s = static_cast<Stream*>(handle);
+  if (s == nullptr || s == g_default || !valid_stream(s)) return kInvalidHandle;
+  {
+    std::lock_guard<std::mutex> lock(g_streams_mu);
+    for (size_t i = 0; i < g_streams.size(); ++i) {
+      if (g_streams[i] == s) {
+        g_streams.erase(g_streams.begin() + static_cast<long>(i));
+        break;
+      }
+    }
+  }
+  s->synchronize(nullptr, 0);
+  s->shutdown();
+  delete s;
+  return kSuccess;
+}
+
+EXPORT int ohcpu_stream_synchronize(void* handle, char* msg, int cap) {
+  return resolve(handle)->synchronize(msg, cap);
+}
+
+EXPORT int ohcpu_stream_query(void* handle, char* msg, int cap) {
+  return resolve(handle)->query(msg, cap);
+}
+
+EXPORT int ohcpu_device_synchronize(char* msg, int cap) {
+  std::vector<Stream*> all;
+  {
+    std::lock_guard<std::mutex> lock(g_streams_mu);
+    all = g_streams;
+  }
+  int first = kSuccess;
+  for (Stream* s : all) {
+    char buf[1024];
+    const int rc = s->synchronize(buf, sizeof buf);
+    if (rc != kSuccess && first == kSuccess) {
+      first = rc;
+      if (msg != nullptr && cap > 0) snprintf(msg, static_cast<size_t>(cap), "%s", buf);
+    }
+  }
+  return first;
+}
+
+EXPORT void* ohcpu_event_create() { return new Event(); }
+
+EXPORT void ohcpu_event_destroy(void* e) { delete static_cast<Event*>(e); }
+
+EXPORT int ohcpu_event_record(void* event, void* stream) {
+  Event* e = static_cast<Event*>(event);
+  Command* c = new Command();
+  c->kind = Kind::Record;
+  c->event = e;
+  {
+    std::lock_guard<std::mutex> lock(g_event_mu);
+    c->generation = ++e->recorded;
+  }
+  resolve(stream)->push(c);
+  return kSuccess;
+}
+
+EXPORT int ohcpu_event_query(void* event) {
+  Event* e = static_cast<Event*>(event);
+  std::lock_guard<std::mutex> lock(g_event_mu);
+  return e->completed >= e->recorded ? kSuccess : kNotReady;
+}
+
+EXPORT int ohcpu_event_synchronize(void* event) {
+  Event* e = static_cast<Event*>(event);
+  std::unique_lock<std::mutex> lock(g_event_mu);
+  const uint64_t target = e->recorded;
+  g_event_cv.wait(lock, [e, target] { return e->completed >= target; });
+  return kSuccess;
+}
+
+EXPORT int ohcpu_event_elapsed(void* start, void* end, double* ms) {
+  Event* a = static_cast<Event*>(start);
+  Event* b = static_cast<Event*>(end);
+  std::lock_guard<std::mutex> lock(g_event_mu);
+  if (a->recorded == 0 || b->recorded == 0) return kInvalidHandle;
+  if (a->completed < a->recorded || b->completed < b->recorded) return kNotReady;
+  *ms = b->time_ms - a->time_ms;
+  return kSuccess;
+}
+
+EXPORT int ohcpu_stream_wait_event(void* stream, void* event) {
+  Event* e = static_cast<Event*>(event);
+  Command* c = new Command();
+  c->kind = Kind::Wait;
+  c->event = e;
+  {
+    std::lock_guard<std::mutex> lock(g_event_mu);
+    c->generation = e->recorded;  // the record enqueued last, as cudaStreamWaitEvent
+  }
+  if (c->generation == 0) {  // never recorded: nothing to wait for
+    delete c;
+    return kSuccess;
+  }
+  resolve(stream)->push(c);
+  return kSuccess;
+}
+
+// ---- memory --------------------------------------------------------------------------------------
+EXPORT void* ohcpu_malloc(uint64_t nbytes) {
+  if (nbytes == 0) nbytes = 1;
+  static const uint64_t physical = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
+  if (nbytes > physical) return nullptr;
+  if (nbytes >= (uint64_t(64) << 20) && nbytes > mem_available()) return nullptr;
+  void* p = nullptr;
+  if (posix_memalign(&p, 256, nbytes) != 0) return nullptr;
+  return p;
+}
+
+EXPORT void ohcpu_free(void* p) { free(p); }
+
+// stream == nullptr: synchronous, now, on the calling thread.
+EXPORT int ohcpu_memcpy(void* stream, void* dst, const void* src, uint64_t nbytes, int async) {
+  if (!async) {
+    memmove(dst, src, nbytes);
+    return kSuccess;
+  }
+  Command* c = new Command();
+  c->kind = Kind::Copy;
+  c->dst = dst;
+  c->src = src;
+  c->nbytes = nbytes;
+  resolve(stream)->push(c);
+  return kSuccess;
+}
+
+EXPORT int ohcpu_memset(void* stream, void* dst, int value, uint64_t nbytes, int async) {
+  if (!async) {
+    memset(dst, value, nbytes);
+    return kSuccess;
+  }
+  Command* c = new Command();
+  c->kind = Kind::Memset;
+  c->dst = dst;
+  c->value = value;
+  c->nbytes = nbytes;
+  resolve(stream)->push(c);
+  return kSuccess;
+}
+
+// Queues a launch.  The argument bytes are copied now: `pointers[i]` points into `buffer`
+// (nbytes long) at argument i, and is re-based onto the copy.
+EXPORT int ohcpu_launch(void* stream, void* entry, uint32_t gx, uint32_t gy, uint32_t gz,
+                        uint32_t bx, uint32_t by, uint32_t bz, uint64_t shared_mem,
+                        const unsigned char* buffer, uint64_t nbytes,
+                        const void* const* pointers, uint32_t nargs) {
+  if (entry == nullptr) return kInvalidValue;
+  Command* c = new Command();
+  c->kind = Kind::Kernel;
+  c->entry = reinterpret_cast<openhip_entry_fn>(entry);
+  c->launch.grid[0] = gx;
+  c->launch.grid[1] = gy;
+  c->launch.grid[2] = gz;
+  c->launch.block[0] = bx;
+  c->launch.block[1] = by;
+  c->launch.block[2] = bz;
+  c->launch.shared_mem = shared_mem;
+  c->arg_bytes.assign(buffer, buffer + nbytes);
+  c->arg_ptrs.resize(nargs ? nargs : 1);
+  for (uint32_t i = 0; i < nargs; ++i) {
+    const unsigned char* p = static_cast<const unsigned char*>(pointers[i]);
+    c->arg_ptrs[i] = c->arg_bytes.data() + (p - buffer);
+  }
+  c->launch.args = c->arg_ptrs.data();
+  c->launch.nargs = nargs;
+  resolve(stream)->push(c);
+  return kSuccess;
+}
+
+// Runs a launch now on the calling thread and the pool (tests and tools), not via a stream.
+EXPORT int ohcpu_launch_sync(void* entry, const openhip_launch* launch, char* msg, int cap) {
+  Job job;
+  job.entry = reinterpret_cast<openhip_entry_fn>(entry);
+  job.launch = launch;
+  job.nblocks = uint64_t(launch->grid[0]) * launch->grid[1] * launch->grid[2];
+  job.chunk = chunk_for(job.nblocks);
+  job.error[0] = 0;
+  g_pool->run(&job);
+  const int rc = job.status.load();
+  if (rc != 0 && msg != nullptr && cap > 0) snprintf(msg, static_cast<size_t>(cap), "%s", job.error);
+  return rc;
+}

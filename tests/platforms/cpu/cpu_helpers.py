@@ -1,0 +1,72 @@
+"""Helpers for testing the CPU platform through its hooks (no public runtime needed)."""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from openhip.platforms.base import PackedArgs
+
+
+def pack(*values: ctypes._SimpleCData) -> PackedArgs:
+    """Lay ctypes values out at their natural alignment, as the runtime's packer does."""
+    offsets: list[int] = []
+    end = 0
+    for v in values:
+        align = ctypes.alignment(v)
+        end = (end + align - 1) // align * align
+        offsets.append(end)
+        end += ctypes.sizeof(v)
+    buf = (ctypes.c_char * max(end, 1))()
+    for v, off in zip(values, offsets, strict=True):
+        ctypes.memmove(ctypes.addressof(buf) + off, ctypes.addressof(v), ctypes.sizeof(v))
+    return PackedArgs(buf, offsets, [ctypes.sizeof(v) for v in values])
+
+
+def ptr(address: int) -> ctypes.c_void_p:
+    return ctypes.c_void_p(address)
+
+
+class Dev:
+    """Device buffers of one platform, freed on close."""
+
+    def __init__(self, platform) -> None:
+        self.p = platform
+        self.ptrs: list[int] = []
+
+    def put(self, array: np.ndarray) -> int:
+        array = np.ascontiguousarray(array)
+        address = self.p.malloc(0, max(array.nbytes, 1))
+        self.ptrs.append(address)
+        self.p.copy_htod(0, address, array.ctypes.data, array.nbytes, None)
+        return address
+
+    def empty(self, nbytes: int) -> int:
+        address = self.p.malloc(0, max(nbytes, 1))
+        self.ptrs.append(address)
+        return address
+
+    def get(self, address: int, shape, dtype) -> np.ndarray:
+        out = np.empty(shape, dtype)
+        self.p.device_synchronize(0)
+        self.p.copy_dtoh(0, out.ctypes.data, address, out.nbytes, None)
+        return out
+
+    def close(self) -> None:
+        self.p.device_synchronize(0)
+        for address in self.ptrs:
+            self.p.free(0, address)
+        self.ptrs.clear()
+
+
+def build(platform, source: str, name_expressions=(), options=()):
+    """Compile and load; returns (program, module, function getter)."""
+    program = platform.compile(source, arch=platform.default_arch(0), options=options,
+                               name_expressions=name_expressions)
+    module = platform.load_module(0, program)
+
+    def fn(name: str):
+        return platform.get_function(0, module, program.kernels[name])
+
+    return program, module, fn
