@@ -114,10 +114,11 @@ def runtime_insertion(tokens: Sequence[Token], text: str) -> tuple[int, str]:
         if end < len(tokens):  # the NEWLINE ending the directive
             return tokens[end].end, line
         return len(text), newline + line.rstrip("\r\n")
+    bom = 1 if text.startswith("\ufeff") else 0  # keep a byte-order mark first
     if first_include >= 0:
         offset = tokens[first_include].start
-        return text.rfind("\n", 0, offset) + 1, line
-    return 0, line
+        return max(text.rfind("\n", 0, offset) + 1, bom), line
+    return bom, line
 
 
 def _only_blank_before(tokens: Sequence[Token], index: int) -> bool:

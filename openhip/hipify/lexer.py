@@ -32,7 +32,7 @@ _PREFIX = r"(?:u8|u|U|L)?"
 _TOKEN_RE = re.compile(
     "|".join(
         [
-            rf"(?P<{SPACE}>[ \t\f\v]+|\\\r?\n|\r(?!\n))",
+            rf"(?P<{SPACE}>[ \t\f\v\ufeff]+|\\\r?\n|\r(?!\n))",
             rf"(?P<{IDENT}>(?!(?:u8|[uUL])?R?[\"'])(?:[^\W\d]|\$)(?:\w|\$)*)",
             r"(?P<fast>[(){}\[\],;=+*&|!~^%?>])",
             rf"(?P<{NEWLINE}>\r?\n)",

@@ -100,3 +100,19 @@ def test_runtime_added_once_with_crlf():
     out = translate(src)
     assert out == "#include <hip/hip_runtime.h>\r\n#include <cstdio>\r\n__global__ void k() {}\r\n"
     assert translate(out) == out
+
+
+def test_byte_order_mark_stays_first():
+    assert translate("\ufeff#include <cstdio>\n__global__ void k() {}\n") == (
+        "\ufeff#include <hip/hip_runtime.h>\n#include <cstdio>\n__global__ void k() {}\n"
+    )
+    assert translate("\ufeff__global__ void k() {}\n") == "\ufeff#include <hip/hip_runtime.h>\n__global__ void k() {}\n"
+
+
+def test_nul_in_text_is_an_error():
+    import pytest
+
+    from openhip.hipify import HipifyError
+
+    with pytest.raises(HipifyError, match="binary input"):
+        translate("int a;\x00", filename="n.cu")
