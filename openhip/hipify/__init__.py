@@ -13,7 +13,8 @@ HIPIFY (MIT, Copyright (c) 2024 Advanced Micro Devices, Inc.), generated into ``
 """
 
 from .options import HipifyOptions
+from .result import HipifyError, HipifyResult, HipifyWarning
 from .stats import Stats
-from .translator import HipifyError, HipifyResult, HipifyWarning, hipify, translate
+from .translator import hipify, translate
 
 __all__ = ["translate", "hipify", "HipifyOptions", "HipifyResult", "HipifyWarning", "HipifyError", "Stats"]

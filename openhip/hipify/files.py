@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from .translator import HipifyError
+from .result import HipifyError
 
 #: Suffixes translated when a directory is given.
 SOURCE_SUFFIXES = (".cu", ".cuh", ".cpp", ".cxx", ".cc", ".c", ".h", ".hpp", ".inl")

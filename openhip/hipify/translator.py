@@ -14,8 +14,7 @@ import re
 import time
 from collections.abc import Sequence
 
-from ..errors import OpenHipError
-from . import calls, maps
+from . import calls, literals, maps
 from .includes import (
     IncludeState,
     includes_header,
@@ -24,9 +23,10 @@ from .includes import (
     split_include,
 )
 from .launch import LaunchSyntaxError, format_hip_launch, parse_launch, template_kernel_names
-from .lexer import COMMENT, IDENT, INCLUDE, LAUNCH, STRING, Token, iter_identifiers, tokenize
+from .lexer import COMMENT, IDENT, INCLUDE, LAUNCH, STRING, Token, tokenize
 from .options import HipifyOptions
 from .preprocessor import inactive_ranges
+from .result import HipifyError, HipifyResult, HipifyWarning
 from .stats import Stats
 
 #: Libraries hipify-clang translates to roc* names under ``--roc``/``--miopen``.
@@ -48,49 +48,6 @@ _NOT_A_TYPE = frozenset(
 _BLANKS = ("ws", "nl", "comment")
 #: ``type name(`` or ``type *name(``: a function declaration (group 1: type word, 2: name).
 _DECLARATION_RE = re.compile(r"\b([A-Za-z_]\w*)[\s*&]+(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*\(")
-
-
-class HipifyError(OpenHipError, ValueError):
-    """A file that cannot be translated (binary data, bad encoding, unbalanced ``<<<``)."""
-
-    def __init__(self, message: str, file: str = "<string>", line: int = 0, column: int = 0) -> None:
-        where = f"{file}:{line}:{column}" if line else file
-        super().__init__(f"{where}: {message}")
-        self.message = message
-        self.file = file
-        self.line = line
-        self.column = column
-
-    def __reduce__(self):
-        return (HipifyError, (self.message, self.file, self.line, self.column))
-
-
-@dataclasses.dataclass(frozen=True)
-class HipifyWarning:
-    """Something the translator could not (or should not silently) translate."""
-
-    file: str
-    line: int
-    column: int
-    message: str
-
-    def __str__(self) -> str:
-        return f"{self.file}:{self.line}:{self.column}: warning: {self.message}"
-
-
-@dataclasses.dataclass
-class HipifyResult:
-    """What :func:`hipify` returns: the HIP ``text``, the ``warnings`` and the ``stats``."""
-
-    text: str
-    warnings: list[HipifyWarning]
-    stats: Stats
-    source: str = dataclasses.field(repr=False, default="")
-
-    @property
-    def changed(self) -> bool:
-        """True when the translation differs from the input."""
-        return self.text != self.source
 
 
 def hipify(
@@ -411,53 +368,17 @@ class _Translator:
             self.include_state.inserted.add("runtime")
 
     def string(self, i: int, tok: Token) -> None:
-        """hipify-clang's rule: a CUDA name from ``cu`` up to the next space is replaced."""
-        text = tok.text
-        q = text.find('"')
-        body_start = q + 1
-        body = text[body_start:-1] if text.endswith('"') else text[body_start:]
-        renames = self.tables.renames
-        out = []
-        pos = 0
-        begin = body.find("cu")
-        while begin >= 0:
-            end = body.find(" ", begin + 4)
-            name = body[begin:] if end < 0 else body[begin:end]
-            entry = renames.get(name)
-            if entry is not None:
-                replacement, unsupported, _ = self.target(entry)
-                if unsupported:
-                    self.stats.unconverted.add("CONV_LITERAL", entry.library, name)
-                else:
-                    self.stats.converted.add("CONV_LITERAL", entry.library, name)
-                    out.append(body[pos:begin])
-                    out.append(replacement)
-                    pos = begin + len(name)
-            if end < 0:
-                break
-            begin = body.find("cu", end + 1)
-        if out:
-            out.append(body[pos:])
-            self.repl[i] = text[:body_start] + "".join(out) + text[body_start + len(body):]
+        text, found = literals.rewrite_string(tok.text, self.tables.renames, self.target)
+        for name, entry, converted in found:
+            counts = self.stats.converted if converted else self.stats.unconverted
+            counts.add("CONV_LITERAL", entry.library, name)
+        if text != tok.text:
+            self.repl[i] = text
 
     def comment(self, i: int, tok: Token) -> None:
-        renames = self.tables.renames
-        text = tok.text
-        out = []
-        pos = 0
-        for name, offset in iter_identifiers(text):
-            entry = renames.get(name)
-            if entry is None or entry.kind == maps.KIND_DEVICE_FUNCTION or name == "cub":
-                continue
-            replacement, unsupported, _ = self.target(entry)
-            if unsupported or replacement == name:
-                continue
-            out.append(text[pos:offset])
-            out.append(replacement)
-            pos = offset + len(name)
-        if out:
-            out.append(text[pos:])
-            self.repl[i] = "".join(out)
+        text = literals.rewrite_comment(tok.text, self.tables.renames, self.target)
+        if text != tok.text:
+            self.repl[i] = text
 
     def launches(self, indexes: Sequence[int]) -> None:
         tokens = self.tokens
