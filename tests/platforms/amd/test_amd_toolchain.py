@@ -138,9 +138,11 @@ def test_option_translation():
         translate_options(["--offload-arch=gfx90a"])
 
 
-def test_portable_bf16_header_is_the_same_file_for_both_platforms():
-    nv = (PKG / "nvidia" / "include" / "hip" / "openhip_bf16_impl.h").read_bytes()
-    amd = (PKG / "amd" / "include" / "hip" / "openhip_bf16_impl.h").read_bytes()
+@pytest.mark.parametrize("name", ["openhip_fpconv.h", "openhip_f16_impl.inc",
+                                  "openhip_hip_bfloat16_class.h"])
+def test_shared_headers_are_the_same_file_for_both_platforms(name):
+    nv = (PKG / "nvidia" / "include" / "hip" / name).read_bytes()
+    amd = (PKG / "amd" / "include" / "hip" / name).read_bytes()
     assert nv == amd
 
 

@@ -81,3 +81,17 @@ __device__ __forceinline__ double atomicExch(double* address, double val) {
         atomicExch(reinterpret_cast<unsigned long long*>(address),
                    static_cast<unsigned long long>(__double_as_longlong(val)))));
 }
+
+// HIP's unsafe/safe float atomics (hardware float atomics vs CAS loops on AMD): plain atomicAdd.
+__device__ __forceinline__ float unsafeAtomicAdd(float* address, float val) {
+    return atomicAdd(address, val);
+}
+__device__ __forceinline__ double unsafeAtomicAdd(double* address, double val) {
+    return atomicAdd(address, val);
+}
+__device__ __forceinline__ float safeAtomicAdd(float* address, float val) {
+    return atomicAdd(address, val);
+}
+__device__ __forceinline__ double safeAtomicAdd(double* address, double val) {
+    return atomicAdd(address, val);
+}

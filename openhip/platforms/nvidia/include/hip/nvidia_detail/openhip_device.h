@@ -50,7 +50,3 @@ __device__ __forceinline__ int __popc(int x) { return __popc(static_cast<unsigne
 __device__ __forceinline__ int __popcll(long long x) {
     return __popcll(static_cast<unsigned long long>(x));
 }
-
-// hip's unsafe/safe float atomics spelt as plain atomics.
-#define unsafeAtomicAdd atomicAdd
-#define safeAtomicAdd atomicAdd
