@@ -326,6 +326,32 @@ def dtype_mismatch(comm: ccl.Communicator, args: list[str]) -> dict:
         return {"dtype_mismatch": "ok" if "mismatch" in str(exc) else str(exc)}
 
 
+def badargs(comm: ccl.Communicator, args: list[str]) -> dict:
+    """Rank 0 makes bad calls (each raises before sending), then every rank runs a good one."""
+    res = {}
+    if comm.rank == 0:
+        bad = {
+            "dtype": lambda: comm.all_reduce(np.ones(4, np.complex64)),
+            "small": lambda: comm.all_reduce(np.ones(8), np.ones(4)),
+            "noncontig": lambda: comm.all_reduce(np.ones(8)[::2]),
+            "root": lambda: comm.broadcast(np.ones(4), root=comm.size),
+            "peer": lambda: comm.send(np.ones(4), peer=-1),
+            "fp8-reduce": lambda: comm.all_reduce(np.ones(4, ml_dtypes.float8_e5m2)),
+            "op": lambda: comm.all_reduce(np.ones(4), op="xor"),
+            "gather-small": lambda: comm.all_gather(np.ones(4), np.ones(4)),
+        }
+        for name, fn in bad.items():
+            try:
+                fn()
+                res[name] = "no error"
+            except ccl.CclArgumentError:
+                res[name] = "ok"
+    x = np.full(5, comm.rank + 1.0)
+    comm.all_reduce(x)
+    res["after"] = "ok" if np.all(x == sum(range(1, comm.size + 1))) else f"got {x}"
+    return res
+
+
 def info(comm: ccl.Communicator, args: list[str]) -> dict:
     x = np.array([comm.rank], np.int64)
     comm.all_reduce(x)
@@ -342,7 +368,7 @@ def exit_code(comm: ccl.Communicator, args: list[str]) -> dict:
 
 
 SCENARIOS = {f.__name__: f for f in (matrix, ring, split, asyncops, abort_thread, kill, hang,
-                                       mismatch, dtype_mismatch, info, exit_code)}
+                                       mismatch, dtype_mismatch, badargs, info, exit_code)}
 
 
 def main() -> None:
