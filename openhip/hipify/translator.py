@@ -282,10 +282,10 @@ class _Translator:
         replacement, unsupported, where = self.target(entry)
         flags = entry.flags
         stats = self.stats
-        if replacement != name or unsupported:
-            self.strong_cuda = True
-        elif name.startswith(("__", "atomic")):  # __syncthreads, __half, atomicAdd: device code
-            self.weak_cuda = True
+        if (replacement != name or unsupported) and not (kind == maps.KIND_DEFINE and name[:2] == "__"):
+            self.strong_cuda = True  # a CUDA-only name (compiler macros like __CUDACC__ aside)
+        elif kind == maps.KIND_DEVICE_FUNCTION and name.startswith(("__", "atomic")):
+            self.weak_cuda = True  # a call to __syncthreads(), atomicAdd(): device code
         if flags & (maps.CUDA_DEPRECATED | maps.DEPRECATED):
             dep = self.tables.cuda_versions.get(name, ("", ""))[0]
             since = f" since CUDA {dep}" if dep else " in CUDA"
