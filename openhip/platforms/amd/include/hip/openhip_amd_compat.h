@@ -79,5 +79,49 @@ __device__ __forceinline__ int __all_sync(MaskT mask, int predicate) {
     return __ballot_sync(mask, predicate) == __ballot_sync(mask, 1);
 }
 
+// __reduce_*_sync: every lane reads every lane's value (the wavefront's shuffles) and combines
+// those named in the mask.
+#define OPENHIP_WARP_REDUCE(NAME, T, INIT, OP)                                                  \
+    template <typename MaskT>                                                                  \
+    __device__ __forceinline__ T NAME(MaskT mask, T value) {                                   \
+        const unsigned long long m = static_cast<unsigned long long>(mask);                    \
+        T acc = INIT;                                                                          \
+        for (int lane = 0; lane < warpSize; ++lane) {                                          \
+            const T x = __shfl(value, lane);                                                   \
+            if ((m >> lane) & 1ull) acc = OP;                                                  \
+        }                                                                                      \
+        return acc;                                                                            \
+    }
+OPENHIP_WARP_REDUCE(__reduce_add_sync, unsigned int, 0u, acc + x)
+OPENHIP_WARP_REDUCE(__reduce_add_sync, int, 0, acc + x)
+OPENHIP_WARP_REDUCE(__reduce_min_sync, unsigned int, 0xffffffffu, (x < acc ? x : acc))
+OPENHIP_WARP_REDUCE(__reduce_min_sync, int, 2147483647, (x < acc ? x : acc))
+OPENHIP_WARP_REDUCE(__reduce_max_sync, unsigned int, 0u, (x > acc ? x : acc))
+OPENHIP_WARP_REDUCE(__reduce_max_sync, int, (-2147483647 - 1), (x > acc ? x : acc))
+OPENHIP_WARP_REDUCE(__reduce_and_sync, unsigned int, 0xffffffffu, acc & x)
+OPENHIP_WARP_REDUCE(__reduce_or_sync, unsigned int, 0u, acc | x)
+OPENHIP_WARP_REDUCE(__reduce_xor_sync, unsigned int, 0u, acc ^ x)
+#undef OPENHIP_WARP_REDUCE
+
+// __match_any_sync: the lanes of the mask holding the same value; __match_all_sync: the mask
+// when they all do (and *pred = 1), else 0.
+template <typename MaskT, typename T>
+__device__ __forceinline__ unsigned long long __match_any_sync(MaskT mask, T value) {
+    const unsigned long long m = static_cast<unsigned long long>(mask);
+    unsigned long long same = 0;
+    for (int lane = 0; lane < warpSize; ++lane) {
+        const T x = __shfl(value, lane);
+        if (((m >> lane) & 1ull) && x == value) same |= 1ull << lane;
+    }
+    return same;
+}
+template <typename MaskT, typename T>
+__device__ __forceinline__ unsigned long long __match_all_sync(MaskT mask, T value, int* pred) {
+    const unsigned long long m = static_cast<unsigned long long>(mask) & __activemask();
+    const bool all = __match_any_sync(m, value) == m;
+    *pred = all;
+    return all ? m : 0ull;
+}
+
 #endif  // HIP < 6.2
 #endif

@@ -61,3 +61,28 @@ __device__ __forceinline__ unsigned long long __lanemask_eq() {
     asm("mov.u32 %0, %%lanemask_eq;" : "=r"(m));
     return m;
 }
+
+// CUDA has __reduce_*_sync from sm_80 on; below that (sm_75) they are built from shuffles: every
+// lane reads every lane's value and combines those named in the mask.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+#define OPENHIP_WARP_REDUCE(NAME, T, INIT, OP)                                                  \
+    __device__ __forceinline__ T NAME(unsigned int mask, T value) {                             \
+        T acc = INIT;                                                                          \
+        for (int lane = 0; lane < warpSize; ++lane) {                                          \
+            const T x = __shfl_sync(mask, value, lane);                                        \
+            if ((mask >> lane) & 1u) acc = OP;                                                 \
+        }                                                                                      \
+        return acc;                                                                            \
+    }
+OPENHIP_WARP_REDUCE(__reduce_add_sync, unsigned int, 0u, acc + x)
+OPENHIP_WARP_REDUCE(__reduce_add_sync, int, 0, acc + x)
+OPENHIP_WARP_REDUCE(__reduce_min_sync, unsigned int, 0xffffffffu, (x < acc ? x : acc))
+OPENHIP_WARP_REDUCE(__reduce_min_sync, int, 2147483647, (x < acc ? x : acc))
+OPENHIP_WARP_REDUCE(__reduce_max_sync, unsigned int, 0u, (x > acc ? x : acc))
+OPENHIP_WARP_REDUCE(__reduce_max_sync, int, (-2147483647 - 1), (x > acc ? x : acc))
+OPENHIP_WARP_REDUCE(__reduce_and_sync, unsigned int, 0xffffffffu, acc & x)
+OPENHIP_WARP_REDUCE(__reduce_or_sync, unsigned int, 0u, acc | x)
+OPENHIP_WARP_REDUCE(__reduce_xor_sync, unsigned int, 0u, acc ^ x)
+#undef OPENHIP_WARP_REDUCE
+#endif
+
