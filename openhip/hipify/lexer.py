@@ -51,6 +51,11 @@ _TOKEN_RE = re.compile(
 
 
 _KINDS = {"raw": STRING, "fast": PUNCT}
+_GROUP_NAMES = {number: name for name, number in _TOKEN_RE.groupindex.items()}
+#: group number -> token kind (group 0 unused; ``delim`` is inside ``raw`` and never last)
+_KIND_OF_GROUP = [""] + [
+    _KINDS.get(_GROUP_NAMES[i], _GROUP_NAMES[i]) for i in range(1, _TOKEN_RE.groups + 1)
+]
 
 
 class Token(NamedTuple):
@@ -64,11 +69,10 @@ class Token(NamedTuple):
 
 def tokenize(text: str) -> list[Token]:
     """Split ``text`` into tokens covering it completely, in order."""
-    new = tuple.__new__  # skips NamedTuple's Python-level __new__: the lexer's hot path
-    return [
-        new(Token, (_KINDS.get(m.lastgroup, m.lastgroup), m.group(), *m.span()))
-        for m in _TOKEN_RE.finditer(text)
-    ]
+    # The lexer's hot path: tuple.__new__ skips NamedTuple's Python-level __new__, and the kind
+    # comes from a list indexed by the number of the group that matched.
+    new, kinds = tuple.__new__, _KIND_OF_GROUP
+    return [new(Token, (kinds[m.lastindex], m.group(), m.start(), m.end())) for m in _TOKEN_RE.finditer(text)]
 
 
 def iter_identifiers(text: str) -> list[tuple[str, int]]:
