@@ -69,8 +69,14 @@ def _parser() -> argparse.ArgumentParser:
                     help="define a macro for --default-preprocessor")
     tr.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR",
                     help="accepted for compatibility (headers are not read)")
-    tr.add_argument("--cuda-path", "--clang-resource-directory", "-p", dest="ignored",
-                    metavar="PATH", help="accepted for compatibility, ignored")
+    compat = p.add_argument_group("hipify-clang options accepted for compatibility (no effect)")
+    compat.add_argument("--cuda-path", "--clang-resource-directory", "-p", "--temp-dir",
+                        "--cuda-gpu-arch", dest="ignored", metavar="VALUE")
+    compat.add_argument("--extra-arg", "--extra-arg-before", dest="extra_args", action="append",
+                        default=[], metavar="ARG", help="compiler argument (-D is used)")
+    for flag in ("--save-temps", "-v", "--no-undocumented-features",
+                 "--no-warnings-on-undocumented-features"):
+        compat.add_argument(flag, action="store_true", dest="ignored_flag")
     tr.add_argument("--translate-strings", action="store_true",
                     help="rewrite CUDA names standing alone in string literals (as hipify-clang)")
     tr.add_argument("--translate-comments", action="store_true", help="rewrite CUDA names in comments")
@@ -108,6 +114,11 @@ def _defines(values: list[str]) -> dict[str, str]:
     return result
 
 
+def args_extra(args: argparse.Namespace) -> list[str]:
+    """Compiler arguments given with ``--extra-arg``."""
+    return list(args.extra_args)
+
+
 def run(argv: list[str]) -> int:
     """Run ``openhip hipify``; returns the exit status."""
     args_list, extra = normalize_argv(list(argv))
@@ -116,7 +127,7 @@ def run(argv: list[str]) -> int:
         args = parser.parse_args(args_list)
     except SystemExit as exc:
         return int(exc.code or 0)
-    extra_defines = [a[2:] for a in extra if a.startswith("-D") and len(a) > 2]
+    extra_defines = [a[2:] for a in extra + args_extra(args) if a.startswith("-D") and len(a) > 2]
     if args.version:
         from openhip import __version__
 

@@ -197,8 +197,10 @@ def test_amap(tmp_path):
 
 
 def test_compatibility_options_ignored(tmp_path):
-    code, out = _one(tmp_path, "cudaFree(p);", "--cuda-path=/usr/local/cuda", "-I", "inc", "-p", "build")
+    code, out = _one(tmp_path, "cudaFree(p);", "--cuda-path=/usr/local/cuda", "-I", "inc", "-p", "build",
+                     "--cuda-gpu-arch=sm_80", "--save-temps", "-v", "--temp-dir=/tmp", "--no-undocumented-features")
     assert code == 0 and "hipFree(p);" in out
+    assert "hipFree(p);" in _one(tmp_path, PP, "--default-preprocessor", "--extra-arg=-DFEATURE")[1]
 
 
 def test_translate_strings_and_comments(tmp_path):
