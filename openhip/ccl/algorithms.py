@@ -3,6 +3,11 @@
 * ``direct`` (small messages): every rank copies its whole buffer into its shared slot, one
   barrier, then every rank reduces all slots itself: one synchronisation per call, which is
   what sets the small-message latency.
+* ``cma`` (largest messages, default from 4 MiB): rsag without the staging copies: each rank
+  reads the peers' slices straight from their memory with process_vm_readv (cross memory
+  attach, as MPICH and Open MPI do for large messages), so the only copies left are the
+  unavoidable ones. Used when every rank may read every other (checked at init; the engine
+  falls back to rsag otherwise, on every rank alike).
 * ``rsag`` (large messages): reduce-scatter then all-gather, the shared-memory form of the ring
   algorithm's two phases. Each window of the buffer is cut into one slice per rank; rank r
   reduces slice r reading the peers' slots directly (no ring hops: on shared memory every
@@ -16,22 +21,24 @@ chosen algorithm is part of the call's descriptor, so ranks that disagree get a 
 from __future__ import annotations
 
 from . import settings
-from .transports.base import ALL_REDUCE_DIRECT, ALL_REDUCE_RSAG
+from .transports.base import ALL_REDUCE_CMA, ALL_REDUCE_DIRECT, ALL_REDUCE_RSAG
 
-_cache: tuple[str, int, int] | None = None
+_cache: tuple[str, int, int, int] | None = None
 
 
 def refresh() -> None:
     """Re-read OPENHIP_CCL_ALGO / OPENHIP_CCL_SHM_SMALL / OPENHIP_CCL_SHM_SLOT."""
     global _cache
-    _cache = (settings.algo(), settings.shm_small(), settings.shm_slot())
+    _cache = (settings.algo(), settings.shm_small(), settings.shm_slot(), settings.cma_min())
 
 
 def all_reduce_kind(nbytes: int, nranks: int) -> int:
     """ALL_REDUCE_DIRECT or ALL_REDUCE_RSAG for a message of ``nbytes``."""
     if _cache is None:
         refresh()
-    algo, small, slot = _cache  # type: ignore[misc]
+    algo, small, slot, cma_min = _cache  # type: ignore[misc]
+    if algo == "cma" or (algo == "auto" and nbytes >= cma_min):
+        return ALL_REDUCE_CMA  # the engine falls back to rsag where CMA is not allowed
     if algo == "rsag" or nbytes > slot:
         return ALL_REDUCE_RSAG
     if algo == "direct" or nbytes <= small:

@@ -5,7 +5,8 @@ OPENHIP_CCL_CHECK (1: check that every rank calls the same collective with the s
 dtypes and op; the shm transport always checks this at no cost). Tuning knobs of the shm
 engine (not needed normally): OPENHIP_CCL_SHM_SLOT (bytes per rank and step, default 1 MiB),
 OPENHIP_CCL_SHM_SMALL (all-reduce bytes up to which the direct algorithm is used),
-OPENHIP_CCL_ALGO (auto|direct|rsag).
+OPENHIP_CCL_ALGO (auto|direct|rsag|cma), OPENHIP_CCL_CMA (0: never read peers' memory
+directly), OPENHIP_CCL_CMA_MIN (all-reduce bytes from which the direct-read algorithm is used).
 """
 
 from __future__ import annotations
@@ -64,6 +65,14 @@ def shm_small() -> int:
 
 def algo() -> str:
     value = _get("OPENHIP_CCL_ALGO").lower() or "auto"
-    if value not in ("auto", "direct", "rsag"):
-        raise CclError(f"OPENHIP_CCL_ALGO={value!r} is not one of auto, direct, rsag")
+    if value not in ("auto", "direct", "rsag", "cma"):
+        raise CclError(f"OPENHIP_CCL_ALGO={value!r} is not one of auto, direct, rsag, cma")
     return value
+
+
+def cma() -> bool:
+    return _get("OPENHIP_CCL_CMA").lower() not in ("0", "false", "no")
+
+
+def cma_min() -> int:
+    return _int("OPENHIP_CCL_CMA_MIN", 4 << 20)

@@ -9,6 +9,8 @@ import numpy as np
 #: collective kinds, as the shm engine numbers them
 ALL_REDUCE_DIRECT, ALL_REDUCE_RSAG = 1, 2
 REDUCE, BROADCAST, ALL_GATHER, GATHER, REDUCE_SCATTER, ALL_TO_ALL, SCATTER, BARRIER = range(3, 11)
+#: rsag reading the peers' buffers directly (process_vm_readv); rsag where that is not allowed
+ALL_REDUCE_CMA = 11
 
 
 class Transport(ABC):

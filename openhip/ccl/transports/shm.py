@@ -33,11 +33,13 @@ class ShmTransport(Transport):
             self._cap = self._engine.open(uid.segment, rank, size, slot, P2P_CHUNKS, chunk, timeout)
         except (OSError, RuntimeError, ValueError) as exc:
             raise CclError(f"cannot open the shared-memory segment: {exc}", rank) from exc
-        code, missing = self._engine.wait_attached(self._cap, uid.segment)
+        code, missing = self._engine.wait_attached(self._cap, uid.segment, settings.cma())
         if code:
             self._cap = None
             raise engine_error((code, missing, rank, 0, 0), rank, "init", timeout)
         self.slot = slot
+        #: large all-reduces read the peers' memory directly (cross memory attach)
+        self.cma = bool(self._engine.uses_cma(self._cap))
 
     def coll(self, kind, send, recv, count, dtype, op, root, desc, what):
         res = self._engine.coll(self._cap, kind, send, recv, count, dtype, op, root, desc, 0)

@@ -1,0 +1,145 @@
+"""``openhip ccl-bench``: nccl-tests-style table of every collective, with MPICH and gloo
+all-reduce measured in the same run for comparison."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+
+from openhip.ccl.bench import COLLECTIVES, bus_factor
+
+
+def parse_size(text: str) -> int:
+    text = text.strip().upper().rstrip("B")
+    mult = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
+    return int(float(text[:-1] if mult > 1 else text) * mult)
+
+
+def human(size: int) -> str:
+    for unit, div in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+        if size >= div and size % div == 0:
+            return f"{size // div}{unit}"
+    return str(size)
+
+
+def _run_job(kind: str, n: int, cfg: dict, out: str) -> str | None:
+    """Run one benchmark job; returns None or why it was skipped."""
+    worker = [sys.executable, "-m", "openhip.ccl.bench", kind, out, json.dumps(cfg)]
+    if kind == "mpich":
+        try:
+            import mpi4py  # noqa: F401
+        except ImportError:
+            return "mpi4py not installed (pip install 'openhip[mpi]')"
+        from openhip.ccl.launcher import mpiexec
+
+        try:
+            cmd = [mpiexec(), "-n", str(n), *worker]
+        except FileNotFoundError as exc:
+            return str(exc)
+    else:
+        if kind == "gloo":
+            try:
+                import torch  # noqa: F401
+            except ImportError:
+                return "torch not installed"
+        cmd = [sys.executable, "-m", "openhip", "launch", "-n", str(n), "--no-python", *worker]
+    env = dict(os.environ)
+    env.pop("OPENHIP_CCL_UID", None)
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if p.returncode != 0 or not os.path.exists(out):
+        return f"{kind} job failed ({p.returncode}): {p.stderr.strip()[-500:]}"
+    return None
+
+
+def run(argv: list[str]) -> int:
+    """Entry point of ``openhip ccl-bench``; returns 1 when a correctness check failed."""
+    ap = argparse.ArgumentParser(prog="openhip ccl-bench", description=__doc__)
+    ap.add_argument("-n", "--nranks", type=int, default=2)
+    ap.add_argument("-b", "--minbytes", default="4K")
+    ap.add_argument("-e", "--maxbytes", default="256M")
+    ap.add_argument("-f", "--factor", type=int, default=2, help="size multiplier between rows")
+    ap.add_argument("-c", "--collectives", default="all",
+                    help="comma-separated: " + ",".join(COLLECTIVES))
+    ap.add_argument("--compare", default="mpich,gloo",
+                    help="all-reduce peers measured in the same run (mpich, gloo, none)")
+    ap.add_argument("--repeats", type=int, default=5, help="timed repeats per size (median)")
+    ap.add_argument("--target", type=float, default=0.05, help="seconds per timed repeat")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="run every implementation this many times, interleaved (median)")
+    ap.add_argument("--json", help="also write every row to this file")
+    ns = ap.parse_args(argv)
+    colls = list(COLLECTIVES) if ns.collectives == "all" else ns.collectives.split(",")
+    for c in colls:
+        if c not in COLLECTIVES:
+            ap.error(f"unknown collective {c!r}")
+    cfg = {"minbytes": parse_size(ns.minbytes), "maxbytes": parse_size(ns.maxbytes),
+           "factor": ns.factor, "repeats": ns.repeats, "target": ns.target}
+    peers = [p for p in ns.compare.split(",") if p and p != "none"]
+    rows: dict[tuple[str, str, int], list[dict]] = {}
+    skipped: dict[str, str] = {}
+    tmp = tempfile.mkdtemp(prefix="openhip-ccl-bench-")
+    try:
+        for rnd in range(ns.rounds):
+            jobs = [("openhip", {**cfg, "collectives": colls})] + [(p, cfg) for p in peers]
+            for kind, c in jobs:
+                if kind in skipped:
+                    continue
+                out = os.path.join(tmp, f"{kind}-{rnd}.json")
+                why = _run_job(kind, ns.nranks, c, out)
+                if why:
+                    skipped[kind] = why
+                    continue
+                with open(out) as f:
+                    for row in json.load(f):
+                        rows.setdefault((row["impl"], row["coll"], row["size"]), []).append(row)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    merged = []
+    for (impl, coll, size), rs in rows.items():
+        t = statistics.median(r["time"] for r in rs)
+        merged.append({"impl": impl, "coll": coll, "size": size, "time": t,
+                       "wrong": max(r["wrong"] for r in rs), "n": rs[0]["n"],
+                       "transport": rs[0]["transport"],
+                       "algbw": size / t / 1e9, "busbw": size / t / 1e9 * bus_factor(coll, ns.nranks)})
+    _print(merged, colls, peers, skipped, ns.nranks)
+    if ns.json:
+        with open(ns.json, "w") as f:
+            json.dump(merged, f, indent=1)
+    return 1 if any(r["wrong"] for r in merged) else 0
+
+
+def _print(rows: list[dict], colls: list[str], peers: list[str], skipped: dict[str, str],
+           n: int) -> None:
+    index = {(r["impl"], r["coll"], r["size"]): r for r in rows}
+    transport = next((r["transport"] for r in rows if r["impl"] == "openhip"), "?")
+    print(f"# openhip ccl-bench: {n} ranks, float32, sum; openhip transport: {transport}")
+    print("# time: median over repeats of the mean per call (slowest rank); "
+          "algbw = size/time; busbw by nccl-tests' formulas (GB/s = 1e9 B/s)")
+    for why in skipped.items():
+        print(f"# skipped {why[0]}: {why[1]}")
+    for coll in colls:
+        sizes = sorted({r["size"] for r in rows if r["coll"] == coll})
+        impls = ["openhip"] + ([p for p in peers if p not in skipped] if coll == "all_reduce"
+                               else [])
+        print(f"\n## {coll}")
+        head = f"{'size':>8} "
+        for impl in impls:
+            head += f"| {impl + ' time(us)':>18} {'algbw':>7} {'busbw':>7} {'#wrong':>6} "
+        print(head)
+        for size in sizes:
+            line = f"{human(size):>8} "
+            for impl in impls:
+                r = index.get((impl, coll, size))
+                if r is None:
+                    line += f"| {'-':>18} {'-':>7} {'-':>7} {'-':>6} "
+                    continue
+                line += (f"| {r['time'] * 1e6:18.1f} {r['algbw']:7.2f} {r['busbw']:7.2f} "
+                         f"{r['wrong']:>6} ")
+            print(line)
+    sys.stdout.flush()
