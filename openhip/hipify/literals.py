@@ -2,7 +2,8 @@
 
 :func:`rewrite_string` follows hipify-clang's rule for string literals: a name is taken from
 each ``cu`` up to the next space, and replaced when the whole of it is a CUDA name (so
-``"cudaMalloc failed"`` changes and ``"cudaMalloc: failed"`` does not).
+``"cudaMalloc failed"`` changes and ``"cudaMalloc: failed"`` does not), except that the name must
+start a word, so that translating twice changes nothing.
 :func:`rewrite_comment` replaces whole identifiers that map to a different, supported name.
 """
 
@@ -29,7 +30,9 @@ def rewrite_string(text: str, renames: Mapping[str, Entry], target: Target) -> t
     while begin >= 0:
         end = body.find(" ", begin + 4)
         name = body[begin:] if end < 0 else body[begin:end]
-        entry = renames.get(name)
+        # Unlike hipify-clang, the name must start a word ("hipcub" is not "cub" again).
+        at_word_start = begin == 0 or not (body[begin - 1].isalnum() or body[begin - 1] == "_")
+        entry = renames.get(name) if at_word_start and name != "cub" else None
         if entry is not None:
             replacement, unsupported, _ = target(entry)
             found.append((name, entry, not unsupported))

@@ -17,7 +17,7 @@ PIECES = st.sampled_from(
         "u8", "L", "#", "include", "<", ">", "<<<", ">>>", "(", ")", "[", "]", "{", "}", ",", ";", "::", ".",
         "-", "0", "1.5e-3", "0x1f", "'", "\\", "cudaMalloc", "cudaStream_t", "cub", "k", "x", "T",
         "__global__", "#include <cuda.h>", "#if 0", "#endif", "#define", "cudaMemcpyToSymbol", "dim3",
-        "é", "\x0c", "template", "cuda_runtime.h",
+        "é", "\x0c", "template", "cuda_runtime.h", '"cudaMalloc failed"', "// cudaFree ", "\ufeff",
     ]
 )
 SOURCE = st.lists(st.one_of(PIECES, st.text(max_size=3)), max_size=60).map("".join)
@@ -41,9 +41,12 @@ def test_lexer_on_cuda_like_text(text):
 
 
 @SETTINGS
-@given(SOURCE, st.booleans(), st.booleans(), st.booleans())
-def test_translator_never_crashes_and_is_idempotent(text, ggl, roc, skip):
-    options = {"hip_kernel_execution_syntax": ggl, "roc": roc, "skip_excluded_preprocessor_blocks": skip}
+@given(SOURCE, st.booleans(), st.booleans(), st.booleans(), st.booleans())
+def test_translator_never_crashes_and_is_idempotent(text, ggl, roc, skip, literals):
+    options = {
+        "hip_kernel_execution_syntax": ggl, "roc": roc, "skip_excluded_preprocessor_blocks": skip,
+        "translate_strings": literals, "translate_comments": literals,
+    }
     text = text.replace("\x00", "")
     try:
         once = translate(text, **options)

@@ -61,10 +61,11 @@ def test_strings_and_comments_untouched_by_default():
 
 
 def test_translate_strings_like_hipify_clang():
-    text = 'puts("cudaMalloc failed"); puts("x cudaFree"); puts("cudaMalloc: no");\n'
+    text = 'puts("cudaMalloc failed"); puts("x cudaFree"); puts("cudaMalloc: no"); puts("xcudaFree");\n'
     assert body(text, translate_strings=True) == (
-        'puts("hipMalloc failed"); puts("x hipFree"); puts("cudaMalloc: no");\n'
+        'puts("hipMalloc failed"); puts("x hipFree"); puts("cudaMalloc: no"); puts("xcudaFree");\n'
     )
+    assert body('puts("cub");', translate_strings=True) == 'puts("cub");'
 
 
 def test_translate_comments():
