@@ -210,8 +210,14 @@ def _write(text: str, source: str, path: Path, root: Path, args: argparse.Namesp
     elif args.output:
         write_text(Path(args.output), text, args.encoding)
     else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+        buffer = getattr(sys.stdout, "buffer", None)
+        if buffer is not None and args.encoding.lower().replace("-", "") != "utf8":
+            sys.stdout.flush()
+            buffer.write(text.encode(args.encoding))  # same bytes as the input's encoding
+            buffer.flush()
+        else:
+            sys.stdout.write(text)
+            sys.stdout.flush()
 
 
 class _Progress:

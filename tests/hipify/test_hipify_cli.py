@@ -236,8 +236,18 @@ def test_encoding(tmp_path, capsys):
     path.write_bytes("// caf\xe9\ncudaFree(p);\n".encode("latin-1"))
     assert run([str(path)]) == 1
     assert "not valid utf-8" in capsys.readouterr().err
-    assert run([str(path), "--encoding", "latin-1"]) == 0
-    assert capsys.readouterr().out == "#include <hip/hip_runtime.h>\n// caf\xe9\nhipFree(p);\n"
+    out = tmp_path / "l.hip"
+    assert run([str(path), "--encoding", "latin-1", "-o", str(out)]) == 0
+    assert out.read_bytes() == "#include <hip/hip_runtime.h>\n// caf\xe9\nhipFree(p);\n".encode("latin-1")
+
+
+def test_encoding_to_stdout(tmp_path):
+    path = tmp_path / "l.cu"
+    path.write_bytes("// caf\xe9\ncudaFree(p);\n".encode("latin-1"))
+    result = subprocess.run([sys.executable, "-m", "openhip", "hipify", str(path), "--encoding", "latin-1"],
+                            capture_output=True)
+    assert result.returncode == 0
+    assert result.stdout == "#include <hip/hip_runtime.h>\n// caf\xe9\nhipFree(p);\n".encode("latin-1")
 
 
 def test_bad_files_fail_others_continue(tmp_path, capsys):
