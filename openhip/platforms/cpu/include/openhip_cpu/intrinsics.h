@@ -179,10 +179,10 @@ OPENHIP_LANG_FN unsigned int __umulhi(unsigned int x, unsigned int y) {
   return (unsigned)(((unsigned long long)x * (unsigned long long)y) >> 32);
 }
 OPENHIP_LANG_FN long long __mul64hi(long long x, long long y) {
-  return (long long)(((__int128)x * (__int128)y) >> 64);
+  return (long long)(((openhip::lang::i128)x * (openhip::lang::i128)y) >> 64);
 }
 OPENHIP_LANG_FN unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
-  return (unsigned long long)(((unsigned __int128)x * (unsigned __int128)y) >> 64);
+  return (unsigned long long)(((openhip::lang::u128)x * (openhip::lang::u128)y) >> 64);
 }
 // |x - y| + z
 OPENHIP_LANG_FN unsigned int __sad(int x, int y, unsigned int z) {

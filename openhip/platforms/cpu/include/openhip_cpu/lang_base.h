@@ -22,6 +22,9 @@ OPENHIP_LANG_FN To bit_cast(const From& v) noexcept {
   return r;
 }
 
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
+
 // The unsigned integer type of a given size.
 template <unsigned N>
 struct uint_of_size;

@@ -122,7 +122,7 @@ OPENHIP_LANG_FN unsigned int_to_small(I a, const small_fmt& F, rounding r) {
     return double_to_small((double)a, F, r);
   } else {
     double d = (double)a;
-    const __int128 rem = (__int128)a - (__int128)d;  // (__int128)d is exact: |d| <= 2^64
+    const i128 rem = (openhip::lang::i128)a - (openhip::lang::i128)d;  // (openhip::lang::i128)d is exact: |d| <= 2^64
     if (rem != 0) {
       unsigned long long b = bit_cast<unsigned long long>(d);
       if ((rem > 0) != (d > 0)) b -= 1;  // rounded away from zero: step back

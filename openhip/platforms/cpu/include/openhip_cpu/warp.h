@@ -149,8 +149,10 @@ OPENHIP_LANG_FN int __uni_sync(MaskT mask, int predicate) {
   const uint64_t b = openhip::lang::ballot(m, predicate);
   return b == 0 || b == part;
 }
-// The lanes of the warp that exist and have not exited (a CPU warp never diverges).
-OPENHIP_LANG_FN unsigned long long __activemask() { return openhip::detail::warp_live_mask(); }
+// The lanes of the warp that exist and have not exited.  As in HIP (__ballot(true)), a warp-wide
+// vote: the lanes run one after the other on a CPU, so reading the live mask without meeting the
+// others would see lanes that already ran ahead and exited.
+OPENHIP_LANG_FN unsigned long long __activemask() { return openhip::lang::ballot(~0ull, 1); }
 
 // ---- reductions and matches (CUDA sm_80 / HIP 6.2 names) ------------------------------------------
 namespace openhip {
