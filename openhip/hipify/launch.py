@@ -60,24 +60,24 @@ def _is(tok: Token, text: str) -> bool:
 
 
 def _back_over_group(tokens: Sequence[Token], i: int) -> int:
-    """``tokens[i]`` closes a bracket; return the index of the bracket that opens it (or -1)."""
-    closer = tokens[i].text
-    opener = "<" if closer == ">" else _CLOSE[closer]
-    depth = 0
+    """``tokens[i]`` closes a bracket (``)``, ``]`` or a template's ``>``); return the index of
+    the bracket that opens it, or -1. Inside parentheses ``<`` and ``>`` are operators."""
+    stack: list[str] = []
     while i >= 0:
         tok = tokens[i]
         if tok.kind == PUNCT:
-            if tok.text == closer:
-                depth += 1
-            elif tok.text == opener:
-                depth -= 1
-                if depth == 0:
-                    return i
-            elif closer == ">" and tok.text in _CLOSE:
-                i = _back_over_group(tokens, i)
-                if i < 0:
+            text = tok.text
+            angle = not stack or stack[-1] == "<"
+            if text in _CLOSE:
+                stack.append(_CLOSE[text])
+            elif text == ">" and angle:
+                stack.append("<")
+            elif text in ("(", "[") or (text == "<" and angle):
+                if not stack or stack.pop() != text:
                     return -1
-            elif tok.text in (";", "{", "}"):
+                if not stack:
+                    return i
+            elif text in (";", "{", "}"):
                 return -1
         elif tok.kind == LAUNCH:
             return -1
