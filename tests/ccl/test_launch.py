@@ -103,3 +103,23 @@ def test_single_process_world():
     p = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                        timeout=60)
     assert p.stdout.split() == ["0", "1", "3.0"], p.stderr
+
+
+@pytest.mark.parametrize("how", ["launch", "mpiexec-shm", "mpiexec-mpi"])
+def test_example_script(how):
+    from pathlib import Path
+
+    from conftest import mpiexec_path
+
+    example = str(Path(__file__).parents[2] / "examples" / "ccl_allreduce.py")
+    env = _env(None)
+    if how == "launch":
+        cmd = [sys.executable, "-m", "openhip", "launch", "-n", "2", example]
+    else:
+        if have_mpi():
+            pytest.skip(have_mpi())
+        cmd = [mpiexec_path(), "-n", "2", sys.executable, example]
+        env["OPENHIP_CCL_TRANSPORT"] = how.split("-")[1]
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert f"over {how.split('-')[-1] if how != 'launch' else 'shm'}: sum=3" in p.stdout

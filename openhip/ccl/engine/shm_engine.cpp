@@ -148,12 +148,16 @@ struct Waiter {
   Comm *c;
   double start = 0, last_live = 0;
   uint64_t spins = 0;
+  bool yielding = false;
   explicit Waiter(Comm *cc) : c(cc) {}
   // returns OK to keep waiting, else an error code (already recorded in c)
   int tick(int peer) {
     ++spins;
-    if (spins < 4096) { CPU_RELAX(); if ((spins & 255) != 0) return OK; }
-    else if (spins < 20000) { sched_yield(); if ((spins & 15) != 0) return OK; }
+    if (spins < 256) { CPU_RELAX(); return OK; }           // a few microseconds of spinning
+    if (spins < (1u << 30) && (spins & 31) != 0) {
+      if (yielding) sched_yield(); else CPU_RELAX();
+      return OK;
+    }
     double t = now();
     if (start == 0) { start = t; last_live = t; }
     if (c->local_abort.load(std::memory_order_relaxed))
@@ -171,10 +175,11 @@ struct Waiter {
       if (peer >= 0 && pid_dead(c->slots[peer].pid)) return fail(c, E_DEAD, peer, true);
     }
     if (c->timeout > 0 && t - start > c->timeout) return fail(c, E_TIMEOUT, peer, true);
-    if (spins >= 20000) {
-      if (t - start > 0.05) { timespec ts{0, 50000}; nanosleep(&ts, nullptr); }
-      else sched_yield();
-    }
+    // spin ~30 us (the peer is running on another core), then give the core away: with more
+    // ranks than cores the peer may be waiting for exactly this core
+    yielding = t - start > 30e-6;
+    if (t - start > 0.02) { timespec ts{0, 20000}; nanosleep(&ts, nullptr); }
+    else if (yielding) sched_yield();
     return OK;
   }
 };
@@ -635,7 +640,7 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
       int e = w.tick(wait_peer);
       if (e) return e;
     } else if (progressed) {
-      w.spins = 0; w.start = 0;
+      w.spins = 0; w.start = 0; w.yielding = false;
     }
   }
   return OK;

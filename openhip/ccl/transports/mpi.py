@@ -23,6 +23,7 @@ from ..faults import explain
 from ..types import CODE_TO_DTYPE
 from .base import (
     ALL_GATHER,
+    ALL_REDUCE_CMA,
     ALL_REDUCE_DIRECT,
     ALL_REDUCE_RSAG,
     ALL_TO_ALL,
@@ -150,7 +151,7 @@ class MpiTransport(Transport):
         MPI = _mpi()
         c = self.comm
         t = _mpi_type(dtype) if kind != BARRIER else None
-        if kind in (ALL_REDUCE_DIRECT, ALL_REDUCE_RSAG):
+        if kind in (ALL_REDUCE_DIRECT, ALL_REDUCE_RSAG, ALL_REDUCE_CMA):
             sb = MPI.IN_PLACE if send is recv else [send, count, t]
             self._wait(c.Iallreduce(sb, [recv, count, t], _mpi_op(dtype, op)), what)
             self._avg(recv[:count] if recv.size != count else recv, op)
