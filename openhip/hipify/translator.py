@@ -25,7 +25,7 @@ from .includes import (
 from .launch import LaunchSyntaxError, format_hip_launch, parse_launch, template_kernel_names
 from .lexer import COMMENT, IDENT, INCLUDE, LAUNCH, STRING, Token, tokenize
 from .options import HipifyOptions
-from .preprocessor import inactive_ranges
+from .preprocessor import directive_starts, directive_words, inactive_ranges
 from .result import HipifyError, HipifyResult, HipifyWarning
 from .stats import Stats
 
@@ -380,6 +380,15 @@ class _Translator:
         if text != tok.text:
             self.repl[i] = text
 
+    def in_directive(self, index: int) -> bool:
+        """True when token ``index`` is part of a preprocessor line."""
+        for start in directive_starts(self.tokens):
+            if start > index:
+                return False
+            if index <= directive_words(self.tokens, start)[1]:
+                return True
+        return False
+
     def launches(self, indexes: Sequence[int]) -> None:
         tokens = self.tokens
         hip_syntax = self.opt.hip_kernel_execution_syntax
@@ -389,6 +398,9 @@ class _Translator:
             try:
                 launch = parse_launch(tokens, idx)
             except LaunchSyntaxError as exc:
+                if self.in_directive(idx):  # e.g. #define KERNEL_ARGS(g, b) <<<g, b>>>
+                    self.warn(exc.offset, f"{exc}; the macro is left as it is")
+                    continue
                 line, col = self.position(exc.offset)
                 raise HipifyError(str(exc), self.filename, line, col) from None
             if not hip_syntax or launch.name[0] <= last_end:

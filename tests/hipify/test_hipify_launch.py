@@ -98,3 +98,11 @@ def test_malformed_launch_is_a_clear_error(bad, message, column):
 def test_launch_in_inactive_branch_is_left_alone():
     src = HEAD + "#if 0\nk<<<1, 2(x);\n#endif\n"
     assert translate(src, skip_excluded_preprocessor_blocks=True) == src
+
+
+def test_launch_fragment_in_macro_is_kept_with_warning():
+    src = HEAD + "#define KERNEL_ARGS2(grid, block) <<<grid, block>>>\nk KERNEL_ARGS2(1, 2)(x);\n"
+    for options in ({}, {"hip_kernel_execution_syntax": True}):
+        r = hipify(src, filename="m.cu", **options)
+        assert r.text == src
+        assert r.warnings[0].line == 2 and "left as it is" in r.warnings[0].message
