@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from .lexer import IDENT, INCLUDE, NEWLINE, Token
+from .lexer import IDENT, INCLUDE, Token
 from .maps import Entry
 from .preprocessor import directive_starts, directive_words
 
@@ -88,10 +88,11 @@ def runtime_insertion(tokens: Sequence[Token], text: str) -> tuple[int, str]:
     newline = "\r\n" if "\r\n" in text[:4096] else "\n"
     line = f"#include <{RUNTIME_HEADER}>{newline}"
     starts = directive_starts(tokens)
-    after: list[int] = []  # offsets just after a guard's #define line or #pragma once
     depth = 0
     first_include = -1
     guard = ""
+    guard_end = pragma_end = -1  # token index of the NEWLINE after "#define GUARD" / "#pragma once"
+    guard_closed = False
     for k, start in enumerate(starts):
         if tokens[start].kind == INCLUDE:
             if depth == 0 and first_include < 0:
@@ -100,17 +101,23 @@ def runtime_insertion(tokens: Sequence[Token], text: str) -> tuple[int, str]:
         words, end = directive_words(tokens, start)
         name = words[0].text if words and words[0].kind == IDENT else ""
         if name in ("if", "ifdef", "ifndef"):
-            if k == 0 and name == "ifndef" and len(words) == 2 and _only_blank_before(tokens, start):
+            if k == 0 and name == "ifndef" and len(words) == 2 and _only_blank(tokens, 0, start):
                 guard = words[1].text
             depth += 1
         elif name == "endif":
             depth -= 1
+            if guard and depth == 0:
+                # A real guard closes with the file's last directive, followed by nothing.
+                guard_closed = k == len(starts) - 1 and _only_blank(tokens, end, len(tokens))
+                if not guard_closed:
+                    guard = ""
         elif name == "define" and guard and k == 1 and len(words) >= 2 and words[1].text == guard:
-            after.append(end)
-        elif name == "pragma" and len(words) >= 2 and words[1].text == "once" and not after:
-            after.append(end)
-    if after:
-        end = min(after)
+            guard_end = end
+        elif name == "pragma" and len(words) >= 2 and words[1].text == "once" and pragma_end < 0:
+            pragma_end = end
+    candidates = [i for i in (guard_end if guard and guard_closed else -1, pragma_end) if i >= 0]
+    if candidates:
+        end = min(candidates)
         if end < len(tokens):  # the NEWLINE ending the directive
             return tokens[end].end, line
         return len(text), newline + line.rstrip("\r\n")
@@ -121,10 +128,5 @@ def runtime_insertion(tokens: Sequence[Token], text: str) -> tuple[int, str]:
     return bom, line
 
 
-def _only_blank_before(tokens: Sequence[Token], index: int) -> bool:
-    return all(t.kind in ("ws", "nl", "comment") for t in tokens[:index])
-
-
-def is_newline(tok: Token) -> bool:
-    """True for a NEWLINE token."""
-    return tok.kind == NEWLINE
+def _only_blank(tokens: Sequence[Token], start: int, stop: int) -> bool:
+    return all(t.kind in ("ws", "nl", "comment") for t in tokens[start:stop])

@@ -116,3 +116,15 @@ def test_nul_in_text_is_an_error():
 
     with pytest.raises(HipifyError, match="binary input"):
         translate("int a;\x00", filename="n.cu")
+
+
+def test_ifndef_that_is_not_a_guard():
+    src = "#ifndef BLOCK\n#define BLOCK 256\n#endif\n#include <vector>\ncudaStream_t s;\n"
+    assert translate(src) == (
+        "#ifndef BLOCK\n#define BLOCK 256\n#endif\n#include <hip/hip_runtime.h>\n#include <vector>\nhipStream_t s;\n"
+    )
+
+
+def test_guard_and_pragma_once_without_trailing_newline():
+    assert translate("#pragma once") == "#pragma once"
+    assert translate("#pragma once\ncudaStream_t s;") == "#pragma once\n#include <hip/hip_runtime.h>\nhipStream_t s;"
