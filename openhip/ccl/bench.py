@@ -1,9 +1,9 @@
 """The rank side of ``openhip ccl-bench`` (nccl-tests style), and its formulas.
 
-``python -m openhip.ccl.bench KIND OUT CONFIG_JSON`` runs as one rank of a job; KIND is
-``openhip`` (started by ``openhip launch``), ``mpich`` (started by mpiexec: mpi4py
-``Allreduce`` with ``IN_PLACE``) or ``gloo`` (torch.distributed, started by ``openhip launch``).
-Rank 0 writes one JSON object per measured (collective, size) to OUT.
+``python -m openhip.ccl.bench OUT CONFIG_JSON`` runs as one rank of a job started by mpiexec
+(then MPICH's all-reduce is measured too) or by ``openhip launch``. For the all-reduce every
+size alternates between openhip, MPICH (mpi4py ``Allreduce`` with ``IN_PLACE``) and torch
+gloo inside the same processes. Rank 0 writes the rows to OUT.
 
 Sizes are bytes of the whole buffer as in nccl-tests: for all_gather and gather the
 gathered buffer, for reduce_scatter the send buffer, for all_to_all and scatter the full
@@ -151,10 +151,69 @@ def _openhip_case(comm: Any, coll: str, size: int) -> tuple[Callable[[], None], 
     raise ValueError(f"unknown collective {coll}")
 
 
-def run_openhip(cfg: dict, out: str) -> None:
+class _Peers:
+    """The all-reduce of MPICH (mpi4py ``Allreduce`` with ``IN_PLACE``) and of torch gloo,
+    set up in the same processes so every size alternates between the implementations
+    (a fair comparison on a busy machine)."""
+
+    def __init__(self, wanted: list[str], comm: Any) -> None:
+        self.calls: dict[str, Callable[[Any], None]] = {}
+        self.info: dict[str, str] = {}
+        self.skipped: dict[str, str] = {}
+        self.make: dict[str, Callable[[int], Any]] = {}
+        if "mpich" in wanted:
+            self._mpich()
+        if "gloo" in wanted:
+            self._gloo(comm)
+
+    def _mpich(self) -> None:
+        from .bootstrap import mpi_world
+
+        world = mpi_world()
+        if world is None:
+            self.skipped["mpich"] = "not started by mpiexec (or mpi4py missing)"
+            return
+        from mpi4py import MPI
+
+        self.calls["mpich"] = lambda x: world.Allreduce(MPI.IN_PLACE, x)
+        self.make["mpich"] = lambda count: np.ones(count, np.float32)
+        self.info["mpich"] = " ".join(MPI.Get_library_version().split()[:3])
+
+    def _gloo(self, comm: Any) -> None:
+        try:
+            import torch
+            import torch.distributed as dist
+        except ImportError:
+            self.skipped["gloo"] = "torch is not installed"
+            return
+        port = np.array([0], np.int64)
+        if comm.rank == 0:
+            from .launcher import free_port
+            port[0] = free_port()
+        comm.broadcast(port, 0)
+        dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{int(port[0])}",
+                                rank=comm.rank, world_size=comm.size)
+        self.calls["gloo"] = lambda x: dist.all_reduce(x)
+        self.make["gloo"] = lambda count: torch.ones(count, dtype=torch.float32)
+        self.info["gloo"] = "torch " + torch.__version__
+
+    def check(self, name: str, x: Any, rank: int, n: int) -> int:
+        if name == "gloo":
+            x.fill_(rank + 1)
+            self.calls[name](x)
+            return int((x != n * (n + 1) / 2).sum())
+        x[:] = rank + 1
+        self.calls[name](x)
+        return int(np.count_nonzero(x != n * (n + 1) / 2))
+
+
+def run(cfg: dict, out: str) -> None:
+    """One rank of the benchmark job (under ``openhip launch`` or ``mpiexec``)."""
     from . import init_from_env
 
     comm = init_from_env()
+    n, r = comm.size, comm.rank
+    peers = _Peers(cfg.get("peers", []), comm)
 
     def reduce_max(v: float) -> float:
         a = np.array([v])
@@ -164,79 +223,38 @@ def run_openhip(cfg: dict, out: str) -> None:
     rows = []
     for coll in cfg["collectives"]:
         for size in sizes(cfg["minbytes"], cfg["maxbytes"], cfg["factor"]):
-            run, check = _openhip_case(comm, coll, size)
-            t = _time(run, comm.barrier, reduce_max, cfg["target"], cfg["repeats"])
-            wrong = np.array([check()], np.int64)
-            comm.all_reduce(wrong)
-            rows.append({"impl": "openhip", "coll": coll, "size": size, "time": t,
-                         "wrong": int(wrong[0]), "n": comm.size, "transport": comm.transport})
-            del run, check
-    if comm.rank == 0:
-        _write(out, rows)
+            run_one, check = _openhip_case(comm, coll, size)
+            impls = {"openhip": run_one}
+            bufs = {}
+            if coll == "all_reduce":
+                for name, call in peers.calls.items():
+                    bufs[name] = peers.make[name](max(1, size // 4))
+                    impls[name] = (lambda call=call, x=bufs[name]: call(x))
+            times: dict[str, list[float]] = {name: [] for name in impls}
+            for _ in range(cfg["repeats"]):  # alternate: each repeat times every implementation
+                for name, fn in impls.items():
+                    times[name].append(_time(fn, comm.barrier, reduce_max, cfg["target"], 1))
+            for name in impls:
+                wrong = check() if name == "openhip" else peers.check(name, bufs[name], r, n)
+                w = np.array([wrong], np.int64)
+                comm.all_reduce(w)
+                rows.append({"impl": name, "coll": coll, "size": size,
+                             "time": statistics.median(times[name]), "wrong": int(w[0]),
+                             "n": n, "transport": comm.transport if name == "openhip"
+                             else peers.info[name]})
+            del run_one, check, impls, bufs
+    if r == 0:
+        _write(out, {"rows": rows, "skipped": peers.skipped})
     comm.destroy()
 
 
-def run_mpich(cfg: dict, out: str) -> None:
-    from mpi4py import MPI
-
-    world = MPI.COMM_WORLD
-    n, r = world.Get_size(), world.Get_rank()
-
-    def reduce_max(v: float) -> float:
-        return world.allreduce(v, op=MPI.MAX)
-
-    rows = []
-    for size in sizes(cfg["minbytes"], cfg["maxbytes"], cfg["factor"]):
-        x = np.ones(max(1, size // 4), np.float32)
-        t = _time(lambda x=x: world.Allreduce(MPI.IN_PLACE, x), world.Barrier, reduce_max,
-                  cfg["target"], cfg["repeats"])
-        x[:] = r + 1
-        world.Allreduce(MPI.IN_PLACE, x)
-        wrong = world.allreduce(int(np.count_nonzero(x != n * (n + 1) / 2)))
-        rows.append({"impl": "mpich", "coll": "all_reduce", "size": size, "time": t,
-                     "wrong": wrong, "n": n, "transport": MPI.Get_library_version().split()[2]})
-        del x
-    if r == 0:
-        _write(out, rows)
-
-
-def run_gloo(cfg: dict, out: str) -> None:
-    import torch
-    import torch.distributed as dist
-
-    dist.init_process_group("gloo")
-    n, r = dist.get_world_size(), dist.get_rank()
-
-    def reduce_max(v: float) -> float:
-        t = torch.tensor([v], dtype=torch.float64)
-        dist.all_reduce(t, op=dist.ReduceOp.MAX)
-        return float(t[0])
-
-    rows = []
-    for size in sizes(cfg["minbytes"], cfg["maxbytes"], cfg["factor"]):
-        x = torch.ones(max(1, size // 4), dtype=torch.float32)
-        t = _time(lambda x=x: dist.all_reduce(x), dist.barrier, reduce_max, cfg["target"],
-                  cfg["repeats"])
-        x.fill_(r + 1)
-        dist.all_reduce(x)
-        wrong = torch.tensor([int((x != n * (n + 1) / 2).sum())])
-        dist.all_reduce(wrong)
-        rows.append({"impl": "gloo", "coll": "all_reduce", "size": size, "time": t,
-                     "wrong": int(wrong[0]), "n": n, "transport": "torch " + torch.__version__})
-        del x
-    if r == 0:
-        _write(out, rows)
-    dist.destroy_process_group()
-
-
-def _write(out: str, rows: list[dict]) -> None:
+def _write(out: str, data: dict) -> None:
     with open(out, "w") as f:
-        json.dump(rows, f)
+        json.dump(data, f)
 
 
 def main(argv: list[str]) -> None:
-    kind, out, cfg = argv[0], argv[1], json.loads(argv[2])
-    {"openhip": run_openhip, "mpich": run_mpich, "gloo": run_gloo}[kind](cfg, out)
+    run(json.loads(argv[1]), argv[0])
 
 
 if __name__ == "__main__":

@@ -28,32 +28,34 @@ def human(size: int) -> str:
     return str(size)
 
 
-def _run_job(kind: str, n: int, cfg: dict, out: str) -> str | None:
-    """Run one benchmark job; returns None or why it was skipped."""
-    worker = [sys.executable, "-m", "openhip.ccl.bench", kind, out, json.dumps(cfg)]
-    if kind == "mpich":
-        try:
-            import mpi4py  # noqa: F401
-        except ImportError:
-            return "mpi4py not installed (pip install 'openhip[mpi]')"
+def _run_job(n: int, cfg: dict, out: str, use_mpi: bool) -> str | None:
+    """Run the benchmark job; returns None or why it failed."""
+    worker = [sys.executable, "-m", "openhip.ccl.bench", out, json.dumps(cfg)]
+    if use_mpi:
         from openhip.ccl.launcher import mpiexec
 
-        try:
-            cmd = [mpiexec(), "-n", str(n), *worker]
-        except FileNotFoundError as exc:
-            return str(exc)
+        cmd = [mpiexec(), "-n", str(n), *worker]
     else:
-        if kind == "gloo":
-            try:
-                import torch  # noqa: F401
-            except ImportError:
-                return "torch not installed"
         cmd = [sys.executable, "-m", "openhip", "launch", "-n", str(n), "--no-python", *worker]
     env = dict(os.environ)
     env.pop("OPENHIP_CCL_UID", None)
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if p.returncode != 0 or not os.path.exists(out):
-        return f"{kind} job failed ({p.returncode}): {p.stderr.strip()[-500:]}"
+        return f"benchmark job failed ({p.returncode}): {p.stderr.strip()[-1500:]}"
+    return None
+
+
+def _mpi_usable() -> str | None:
+    try:
+        import mpi4py  # noqa: F401
+    except ImportError:
+        return "mpi4py is not installed (pip install 'openhip[mpi]')"
+    from openhip.ccl.launcher import mpiexec
+
+    try:
+        mpiexec()
+    except FileNotFoundError as exc:
+        return str(exc)
     return None
 
 
@@ -71,7 +73,7 @@ def run(argv: list[str]) -> int:
     ap.add_argument("--repeats", type=int, default=5, help="timed repeats per size (median)")
     ap.add_argument("--target", type=float, default=0.05, help="seconds per timed repeat")
     ap.add_argument("--rounds", type=int, default=1,
-                    help="run every implementation this many times, interleaved (median)")
+                    help="run the whole job this many times (median over rounds)")
     ap.add_argument("--json", help="also write every row to this file")
     ns = ap.parse_args(argv)
     colls = list(COLLECTIVES) if ns.collectives == "all" else ns.collectives.split(",")
@@ -81,23 +83,26 @@ def run(argv: list[str]) -> int:
     cfg = {"minbytes": parse_size(ns.minbytes), "maxbytes": parse_size(ns.maxbytes),
            "factor": ns.factor, "repeats": ns.repeats, "target": ns.target}
     peers = [p for p in ns.compare.split(",") if p and p != "none"]
+    cfg["peers"] = peers
+    cfg["collectives"] = colls
     rows: dict[tuple[str, str, int], list[dict]] = {}
     skipped: dict[str, str] = {}
+    why_no_mpi = _mpi_usable() if "mpich" in peers else "not asked"
+    if "mpich" in peers and why_no_mpi:
+        skipped["mpich"] = why_no_mpi
     tmp = tempfile.mkdtemp(prefix="openhip-ccl-bench-")
     try:
         for rnd in range(ns.rounds):
-            jobs = [("openhip", {**cfg, "collectives": colls})] + [(p, cfg) for p in peers]
-            for kind, c in jobs:
-                if kind in skipped:
-                    continue
-                out = os.path.join(tmp, f"{kind}-{rnd}.json")
-                why = _run_job(kind, ns.nranks, c, out)
-                if why:
-                    skipped[kind] = why
-                    continue
-                with open(out) as f:
-                    for row in json.load(f):
-                        rows.setdefault((row["impl"], row["coll"], row["size"]), []).append(row)
+            out = os.path.join(tmp, f"round{rnd}.json")
+            why = _run_job(ns.nranks, cfg, out, use_mpi=why_no_mpi is None)
+            if why:
+                print(f"openhip ccl-bench: {why}", file=sys.stderr)
+                return 2
+            with open(out) as f:
+                data = json.load(f)
+            skipped.update(data["skipped"])
+            for row in data["rows"]:
+                rows.setdefault((row["impl"], row["coll"], row["size"]), []).append(row)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     merged = []
@@ -121,8 +126,12 @@ def _print(rows: list[dict], colls: list[str], peers: list[str], skipped: dict[s
     print(f"# openhip ccl-bench: {n} ranks, float32, sum; openhip transport: {transport}")
     print("# time: median over repeats of the mean per call (slowest rank); "
           "algbw = size/time; busbw by nccl-tests' formulas (GB/s = 1e9 B/s)")
-    for why in skipped.items():
-        print(f"# skipped {why[0]}: {why[1]}")
+    for name, why in skipped.items():
+        print(f"# skipped {name}: {why}")
+    for impl in ("mpich", "gloo"):
+        info = next((r["transport"] for r in rows if r["impl"] == impl), None)
+        if info:
+            print(f"# {impl}: {info}, same processes, alternating with openhip per repeat")
     for coll in colls:
         sizes = sorted({r["size"] for r in rows if r["coll"] == coll})
         impls = ["openhip"] + ([p for p in peers if p not in skipped] if coll == "all_reduce"

@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
 #include <ctime>
 #include <fcntl.h>
 #include <sched.h>
@@ -426,10 +427,26 @@ int cma_read(Comm *c, int p, uint64_t raddr, char *dst, size_t len) {
   return OK;
 }
 
-// Large all-reduce without staging copies: rank r reads slice r of every peer's send buffer
-// straight from the peer's memory (process_vm_readv) in cache-sized chunks, reduces it into
-// its recv buffer, then reads the peers' reduced slices straight into its recv buffer.
-// Three barriers per call; peers' buffers are only read between the first and the last.
+// Write `len` bytes from `src` to `raddr` in rank p's process (cross memory attach).
+int cma_write(Comm *c, int p, uint64_t raddr, const char *src, size_t len) {
+  while (len) {
+    iovec l{(void *)src, len}, r{(void *)raddr, len};
+    ssize_t k = process_vm_writev(c->slots[p].pid, &l, 1, &r, 1, 0);
+    if (k <= 0) {
+      if (k < 0 && errno == EINTR) continue;
+      return fail(c, errno == ESRCH ? E_DEAD : E_OS, p, true);
+    }
+    src += k; raddr += k; len -= (size_t)k;
+  }
+  return OK;
+}
+
+// Large all-reduce without staging copies. Rank r owns slice r: chunk by chunk it reads
+// slice r of every peer's send buffer straight from the peer's memory (process_vm_readv),
+// reduces it with its own into its recv buffer, and writes the result straight into every
+// peer's recv buffer (process_vm_writev) while the chunk is still in cache. Only rank r
+// touches slice r anywhere, so in-place buffers are safe. Two barriers per call: the first
+// publishes the buffer addresses, the second says every slice has landed everywhere.
 int all_reduce_cma(Comm *c, const char *send, char *recv, size_t cnt, int dt, int op,
                    uint64_t d) {
   size_t es = dsize(dt);
@@ -455,15 +472,11 @@ int all_reduce_cma(Comm *c, const char *send, char *recv, size_t cnt, int dt, in
       srcs[p] = t;
     }
     reduce(dt, op, recv + off * es, nullptr, srcs, n, m, n);
-  }
-  s = ++c->step;
-  e = sync_step(c, s, d, false);
-  if (e) return e;
-  for (int j = 0; j < n; ++j) {
-    if (j == r || beg(j + 1) == beg(j)) continue;
-    e = cma_read(c, j, c->slots[j].addr[1] + beg(j) * es, recv + beg(j) * es,
-                 (beg(j + 1) - beg(j)) * es);
-    if (e) return e;
+    for (int p = 0; p < n; ++p) {
+      if (p == r) continue;
+      e = cma_write(c, p, c->slots[p].addr[1] + off * es, recv + off * es, m * es);
+      if (e) return e;
+    }
   }
   s = ++c->step;
   return sync_step(c, s, d, false);
@@ -794,7 +807,8 @@ int probe_cma(Comm *c) {
   for (int p = 0; p < c->n; ++p) all = all && c->slots[p].cma_ok == 1;
   c->cma = all && c->n > 1;
   if (c->cma) {
-    c->tmp_chunk = 128 << 10;
+    const char *env = getenv("OPENHIP_CCL_CMA_CHUNK");  // tuning knob (bytes)
+    c->tmp_chunk = env && atol(env) >= 4096 ? (size_t)atol(env) / 4096 * 4096 : 128 << 10;
     c->tmp = (char *)aligned_alloc(4096, (size_t)(c->n - 1) * c->tmp_chunk);
     if (!c->tmp) c->cma = false;
   }
