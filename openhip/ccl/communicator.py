@@ -282,8 +282,7 @@ class Communicator:
             return self._vendor(what, fn, async_op)
         b = host_array(buf, f"{what} buf", not is_send)
         dtype_code(b.dtype, what, False)
-        flat = b.reshape(-1).view(np.uint8)
-        op = (is_send, peer, flat)
+        op = (is_send, peer, b)  # the engine moves b.nbytes bytes
         if grouping.active():
             self._usable(what)
             work = Work(what)

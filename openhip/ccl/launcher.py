@@ -2,7 +2,7 @@
 
 Each rank gets torchrun's variables (RANK, WORLD_SIZE, LOCAL_RANK, LOCAL_WORLD_SIZE,
 GROUP_RANK, ROLE_RANK, ROLE_WORLD_SIZE, MASTER_ADDR, MASTER_PORT) and OPENHIP_CCL_UID, the id
-``ccl.init_from_env()`` joins. Signals sent to the launcher (SIGINT, SIGTERM, SIGHUP, SIGUSR1,
+``ccl.init_from_env()`` joins; OMP_NUM_THREADS defaults to 1 as under torchrun. Signals sent to the launcher (SIGINT, SIGTERM, SIGHUP, SIGUSR1,
 SIGUSR2) are forwarded to every rank; when a rank fails (non-zero exit or killed) the others
 get SIGTERM, then SIGKILL after a grace period; the launcher exits with the worst rank's code
 (128+N for a rank killed by signal N) and removes any shm segment the job left behind.
@@ -45,6 +45,8 @@ def rank_env(rank: int, nprocs: int, uid_hex: str, addr: str, port: int) -> dict
         "MASTER_ADDR": addr, "MASTER_PORT": str(port), "OPENHIP_CCL_UID": uid_hex,
         "TORCHELASTIC_RUN_ID": uid_hex[16:48],
     })
+    if nprocs > 1:
+        env.setdefault("OMP_NUM_THREADS", "1")  # as torchrun: no thread pool per rank by default
     return env
 
 

@@ -10,28 +10,35 @@ from collections.abc import Callable
 class Work:
     """The handle of an operation started with ``async_op=True`` (or inside ``ccl.group()``)."""
 
-    __slots__ = ("_done", "_error", "what")
+    __slots__ = ("_done", "_error", "_lock", "what")
 
     def __init__(self, what: str) -> None:
         self.what = what
-        self._done = threading.Event()
+        self._done = False
         self._error: BaseException | None = None
+        self._lock = threading.Lock()  # held until the operation finishes (cheaper than Event)
+        self._lock.acquire()
 
     def is_completed(self) -> bool:
         """True once the operation finished (successfully or not)."""
-        return self._done.is_set()
+        return self._done
 
     def wait(self, timeout: float | None = None) -> bool:
         """Block until the operation finished; re-raise its error. False if ``timeout`` passed."""
-        if not self._done.wait(timeout):
-            return False
+        if not self._done:
+            if not self._lock.acquire(timeout=-1 if timeout is None else timeout):
+                return False
+            self._lock.release()
         if self._error is not None:
             raise self._error
         return True
 
     def _finish(self, error: BaseException | None = None) -> None:
+        if self._done:
+            return
         self._error = error
-        self._done.set()
+        self._done = True
+        self._lock.release()
 
     def __repr__(self) -> str:
         state = "done" if self.is_completed() else "pending"

@@ -17,6 +17,13 @@ CONFIGS = {
     "shm-2-windows": (2, ["3001"], {"OPENHIP_CCL_SHM_SLOT": "4096"}, "launch"),
     "shm-3-windows": (3, ["3001"], {"OPENHIP_CCL_SHM_SLOT": "4096"}, "launch"),
     "shm-3-rsag": (3, ["101", "subset"], {"OPENHIP_CCL_ALGO": "rsag"}, "launch"),
+    # large all-reduces read/write the peers' memory directly (process_vm_readv/writev)
+    "shm-2-cma": (2, ["3001", "subset"], {"OPENHIP_CCL_ALGO": "cma",
+                                         "OPENHIP_CCL_CMA_CHUNK": "4096"}, "launch"),
+    "shm-3-cma": (3, ["101", "subset"], {"OPENHIP_CCL_ALGO": "cma"}, "launch"),
+    # where CMA is not allowed the engine falls back to rsag on every rank alike
+    "shm-2-cma-off": (2, ["101", "subset"], {"OPENHIP_CCL_ALGO": "cma", "OPENHIP_CCL_CMA": "0"},
+                      "launch"),
     "mpi-2": (2, ["37", "subset"], {"OPENHIP_CCL_TRANSPORT": "mpi"}, "mpi"),
     "mpi-3": (3, ["37", "subset"], {"OPENHIP_CCL_TRANSPORT": "mpi"}, "mpi"),
 }

@@ -204,7 +204,8 @@ class MpiTransport(Transport):
             raise CclError(f"{what}: the communicator was aborted", self.rank)
         MPI = _mpi()
         reqs = []
-        for is_send, peer, buf in ops:
+        for is_send, peer, arr in ops:
+            buf = arr.reshape(-1).view(np.uint8)
             if is_send:
                 reqs.append(self.comm.Isend([buf, buf.size, MPI.BYTE], peer, tag=7))
             else:
