@@ -45,7 +45,7 @@ __all__ = ["BASE_FLAGS", "Compiler", "find_compiler", "compile_program", "host_a
            "normalize_options", "build_footer"]
 
 BASE_FLAGS = ("-O3", "-fPIC", "-shared", "-ffp-contract=fast", "-fno-trapping-math",
-              "-fno-math-errno", "-fvisibility=hidden", "-fno-semantic-interposition")
+              "-fno-math-errno", "-fvisibility=hidden", "-fno-semantic-interposition", "-fno-plt")
 DEFAULT_STD = "-std=c++17"
 
 _PASS_PREFIXES = ("-D", "-U", "-W", "-ffp-contract=", "-fopt-info")

@@ -3,7 +3,7 @@
 One device, named after the CPU model. Device memory is host memory (256-byte aligned), so
 pointers are plain addresses on both sides. Streams, events and launches go through the host
 runtime library (``src/runtime.cpp``, built on first use: see ``runtime_lib``); kernels come from
-``compiler.compile_program`` and are loaded from memory (memfd) with dlopen, so two modules of
+``compiler.compile_program`` and are loaded with dlopen from a uniquely named file on tmpfs, so two modules of
 the same source have separate globals, as on a GPU.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
+import itertools
 import os
 import platform as _platform
 import tempfile
@@ -349,22 +350,26 @@ def _query_param_sizes(cdll: ctypes.CDLL, symbol: str) -> tuple[int, ...]:
     return tuple(int(buf[i]) for i in range(min(n, 256)))
 
 
-_memfd_ok = hasattr(os, "memfd_create")
+_load_counter = itertools.count()
+
+
+def _load_dir() -> str:
+    """Where module images are written for dlopen: tmpfs (/dev/shm) where possible."""
+    for candidate in ("/dev/shm", tempfile.gettempdir()):
+        if os.path.isdir(candidate) and os.access(candidate, os.W_OK | os.X_OK):
+            return candidate
+    return tempfile.gettempdir()
 
 
 def _dlopen_bytes(binary: bytes) -> tuple[ctypes.CDLL, str]:
-    """dlopen a shared object held in memory: through a memfd where the OS has them (every
-    load is a separate object with its own globals), else through a private temp file."""
+    """dlopen a shared object held in memory. The image is written to a file whose name is
+    unique for the life of the process (dlopen returns an already loaded object of the same
+    name, so two modules must never share one; memfd paths /proc/self/fd/N do get reused),
+    loaded, and unlinked at once. Every load is a separate object with its own globals, as on a
+    GPU."""
     mode = getattr(os, "RTLD_LOCAL", 0) | getattr(os, "RTLD_NOW", 2)
-    if _memfd_ok:
-        fd = os.memfd_create("openhip-module", 0)
-        try:
-            _write_all(fd, binary)
-            path = f"/proc/self/fd/{fd}"
-            return ctypes.CDLL(path, mode=mode), path
-        finally:
-            os.close(fd)
-    fd, path = tempfile.mkstemp(prefix="openhip-module-", suffix=".so")
+    name = f"openhip-{os.getpid()}-{next(_load_counter)}-"
+    fd, path = tempfile.mkstemp(prefix=name, suffix=".so", dir=_load_dir())
     try:
         _write_all(fd, binary)
     finally:

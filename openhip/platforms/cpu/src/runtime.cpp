@@ -49,6 +49,17 @@ int g_threads = 1;                        // total threads that run blocks
 uint64_t g_stack_size = 64 * 1024;        // bytes per fiber stack
 uint64_t g_dyn_shared_cap = 64 * 1024;    // dynamic shared memory per worker
 
+// How long an idle stream thread polls for new work before it sleeps.
+constexpr double kSpinMs = 0.05;
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ volatile("yield");
+#endif
+}
+
 double now_ms() {
   timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -249,15 +260,22 @@ struct Stream {
 
   Stream() : thread([this] { loop(); }) {}
 
+  // The stream thread spins a little (kSpinNs) after its queue empties before it sleeps, so a
+  // host thread that launches in a loop does not pay a futex wake-up per launch.
+  std::atomic<uint64_t> pushed{0};
+  std::atomic<bool> sleeping{false};
+
   void push(Command* c) {
-    bool wake;
     {
       std::lock_guard<std::mutex> lock(mu);
-      wake = queue.empty();
       queue.push_back(c);
       ++enqueued;
     }
-    if (wake) cv.notify_one();
+    pushed.fetch_add(1, std::memory_order_release);
+    if (sleeping.load(std::memory_order_acquire)) {
+      std::lock_guard<std::mutex> lock(mu);  // pairs with the sleeper's check under mu
+      cv.notify_one();
+    }
   }
 
   void fail(int rc, const char* message) {
@@ -307,7 +325,21 @@ struct Stream {
   void loop() {
     std::unique_lock<std::mutex> lock(mu);
     for (;;) {
-      cv.wait(lock, [this] { return stop || !queue.empty(); });
+      if (queue.empty() && !stop) {
+        // Spin (lock released) for new work before sleeping.
+        const uint64_t seen = pushed.load(std::memory_order_acquire);
+        lock.unlock();
+        const double until = now_ms() + kSpinMs;
+        while (pushed.load(std::memory_order_acquire) == seen && now_ms() < until) {
+          for (int i = 0; i < 64; ++i) cpu_relax();
+        }
+        lock.lock();
+        if (queue.empty() && !stop) {
+          sleeping.store(true, std::memory_order_seq_cst);
+          cv.wait(lock, [this] { return stop || !queue.empty(); });
+          sleeping.store(false, std::memory_order_relaxed);
+        }
+      }
       if (queue.empty() && stop) return;
       Command* c = queue.front();
       queue.pop_front();
