@@ -63,6 +63,7 @@ struct alignas(64) Header {
   uint64_t chunk;
   alignas(64) std::atomic<int32_t> attached;
   alignas(64) std::atomic<uint64_t> abort_word;  // (code<<40)|(detector<<20)|culprit, 0: fine
+  alignas(64) std::atomic<uint64_t> cma_next;    // next chunk of the running CMA all-reduce
 };
 
 struct alignas(64) Chan {
@@ -94,6 +95,7 @@ struct Comm {
   bool cma;                    // every rank can read every other rank's memory directly
   char *tmp;                   // (n-1) staging chunks for the CMA all-reduce
   size_t tmp_chunk;
+  uint64_t cma_base;           // value of h->cma_next when the current CMA all-reduce began
 };
 
 inline double now() {
@@ -441,12 +443,14 @@ int cma_write(Comm *c, int p, uint64_t raddr, const char *src, size_t len) {
   return OK;
 }
 
-// Large all-reduce without staging copies. Rank r owns slice r: chunk by chunk it reads
-// slice r of every peer's send buffer straight from the peer's memory (process_vm_readv),
-// reduces it with its own into its recv buffer, and writes the result straight into every
-// peer's recv buffer (process_vm_writev) while the chunk is still in cache. Only rank r
-// touches slice r anywhere, so in-place buffers are safe. Two barriers per call: the first
-// publishes the buffer addresses, the second says every slice has landed everywhere.
+// Large all-reduce without staging copies. The buffer is cut into cache-sized chunks that
+// the ranks claim from a shared counter (so a rank that the OS does not run for a while
+// leaves its share to the others). For a chunk it claimed, a rank reads that chunk of every
+// peer's send buffer straight from the peer's memory (process_vm_readv), reduces in rank
+// order with its own into its recv buffer (every rank gets identical bits), and writes the
+// result straight into every peer's recv buffer (process_vm_writev) while it is in cache.
+// Only the claiming rank touches a chunk anywhere, so in-place buffers are safe. Two
+// barriers: the first publishes the buffer addresses, the second says all chunks landed.
 int all_reduce_cma(Comm *c, const char *send, char *recv, size_t cnt, int dt, int op,
                    uint64_t d) {
   size_t es = dsize(dt);
@@ -457,12 +461,14 @@ int all_reduce_cma(Comm *c, const char *send, char *recv, size_t cnt, int dt, in
   uint64_t s = ++c->step;
   int e = sync_step(c, s, d, true);
   if (e) return e;
-  size_t sl = (cnt + n - 1) / n;
-  auto beg = [&](int j) { size_t b = (size_t)j * sl; return b < cnt ? b : cnt; };
   size_t chunk = c->tmp_chunk / es;
+  uint64_t nchunks = (cnt + chunk - 1) / chunk;
   const void *srcs[256];
-  for (size_t off = beg(r); off < beg(r + 1); off += chunk) {
-    size_t m = beg(r + 1) - off < chunk ? beg(r + 1) - off : chunk;
+  for (;;) {
+    uint64_t idx = c->h->cma_next.fetch_add(1, std::memory_order_relaxed) - c->cma_base;
+    if (idx >= nchunks) break;  // every rank overshoots exactly once: see cma_base below
+    size_t off = idx * chunk;
+    size_t m = cnt - off < chunk ? cnt - off : chunk;
     int k = 0;
     for (int p = 0; p < n; ++p) {
       if (p == r) { srcs[p] = send + off * es; continue; }
@@ -477,7 +483,11 @@ int all_reduce_cma(Comm *c, const char *send, char *recv, size_t cnt, int dt, in
       e = cma_write(c, p, c->slots[p].addr[1] + off * es, recv + off * es, m * es);
       if (e) return e;
     }
+    if (c->local_abort.load(std::memory_order_relaxed) ||
+        c->h->abort_word.load(std::memory_order_relaxed))
+      break;  // the barrier below reports it
   }
+  c->cma_base += nchunks + (uint64_t)n;
   s = ++c->step;
   return sync_step(c, s, d, false);
 }
