@@ -43,9 +43,13 @@ fi
   python3 -c "from openhip import platforms; print(platforms.platform_status())"
 } > "$OUT/nvidia-smi.txt" 2>&1
 
-# 1. the whole test suite on the nvidia platform (GPU tests run; CPU-only ones skip or use cpu)
-OPENHIP_PLATFORM=nvidia timeout 170 python3 -m pytest -q -ra -p no:cacheprovider \
-  --timeout 120 --junitxml="$OUT/junit.xml" tests 2>&1 | tail -n 400 > "$OUT/tests.log"
+# 1. the whole test suite on the nvidia platform (GPU tests run; CPU-only ones skip or use cpu);
+#    spread over the machine's cores with pytest-xdist where the image has it
+parallel=()
+python3 -c "import xdist" 2>/dev/null && parallel=(-n 8 --dist loadfile)
+OPENHIP_PLATFORM=nvidia timeout 180 python3 -m pytest -q -ra -p no:cacheprovider \
+  "${parallel[@]}" --timeout 120 --junitxml="$OUT/junit.xml" tests 2>&1 | tail -n 400 \
+  > "$OUT/tests.log"
 echo "tests: exit ${PIPESTATUS[0]} after $(( $(date +%s) - start )) s" | tee -a "$OUT/tests.log"
 
 # 2. benchmarks and the bitwise comparison (bounded so the whole check ends inside 5 minutes)

@@ -258,6 +258,11 @@ class AmdPlatform(Platform):
         self._ok(self._hip.hipStreamCreate(ctypes.byref(handle)), "hipStreamCreate")
         return HipStream(handle, device)
 
+    def stream_from_handle(self, device: int, handle: int) -> HipStream:
+        """Wrap a hipStream_t made elsewhere (torch, CuPy-ROCm, a DLPack consumer) without owning
+        it; never pass the result to :meth:`stream_destroy`."""
+        return HipStream(ctypes.c_void_p(handle), device)
+
     def stream_destroy(self, device: int, stream: HipStream) -> None:
         self._dev(device)
         self._ok(self._hip.hipStreamDestroy(stream.handle), "hipStreamDestroy")

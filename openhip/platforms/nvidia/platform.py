@@ -242,8 +242,13 @@ class NvidiaPlatform(Platform):
     # ---- streams and events ------------------------------------------------------------------
     def stream_create(self, device: int) -> CudaStream:
         self._ctx(device)
-        flags = self._drv.CUstream_flags.CU_STREAM_DEFAULT
+        flags = int(self._drv.CUstream_flags.CU_STREAM_DEFAULT)
         return CudaStream(call(self._drv.cuStreamCreate, flags), device)
+
+    def stream_from_handle(self, device: int, handle: int) -> CudaStream:
+        """Wrap a CUstream made elsewhere (CuPy, torch, a DLPack consumer) without owning it;
+        never pass the result to :meth:`stream_destroy`."""
+        return CudaStream(self._drv.CUstream(handle), device)
 
     def stream_destroy(self, device: int, stream: CudaStream) -> None:
         self._ctx(device)
@@ -271,7 +276,7 @@ class NvidiaPlatform(Platform):
 
     def event_create(self, device: int) -> CudaEvent:
         self._ctx(device)
-        flags = self._drv.CUevent_flags.CU_EVENT_DEFAULT
+        flags = int(self._drv.CUevent_flags.CU_EVENT_DEFAULT)
         return CudaEvent(call(self._drv.cuEventCreate, flags), device)
 
     def event_destroy(self, device: int, event: CudaEvent) -> None:
