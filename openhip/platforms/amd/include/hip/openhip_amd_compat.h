@@ -24,6 +24,17 @@
 #define hipGridDim_z gridDim.z
 #endif
 
+// atomicMin/atomicMax on long long (CUDA has them; ROCm 5.2 does not). Templates with a
+// defaulted parameter: where HIP declares the plain function, overload resolution prefers it.
+template <typename OpenhipT = long long>
+__device__ __forceinline__ long long atomicMin(long long* address, long long val) {
+    return __hip_atomic_fetch_min(address, val, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+template <typename OpenhipT = long long>
+__device__ __forceinline__ long long atomicMax(long long* address, long long val) {
+    return __hip_atomic_fetch_max(address, val, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+}
+
 #if !defined(HIP_VERSION_MAJOR) || (HIP_VERSION_MAJOR * 100 + HIP_VERSION_MINOR) < 602
 
 // Shuffles of __half (HIP < 6.2 has them for 32/64-bit types only).
@@ -38,45 +49,45 @@ OPENHIP_HALF_SHFL(__shfl_down, unsigned int)
 OPENHIP_HALF_SHFL(__shfl_xor, int)
 #undef OPENHIP_HALF_SHFL
 
-__device__ __forceinline__ unsigned long long __activemask() { return __ballot(1); }
+__device__ __forceinline__ unsigned long long __openhip_activemask() { return __ballot(1); }
 
-__device__ __forceinline__ void __syncwarp() {
+__device__ __forceinline__ void __openhip_syncwarp() {
     __builtin_amdgcn_fence(__ATOMIC_RELEASE, "wavefront");
     __builtin_amdgcn_wave_barrier();
     __builtin_amdgcn_fence(__ATOMIC_ACQUIRE, "wavefront");
 }
 template <typename MaskT>
-__device__ __forceinline__ void __syncwarp(MaskT) { __syncwarp(); }
+__device__ __forceinline__ void __openhip_syncwarp(MaskT) { __openhip_syncwarp(); }
 
 template <typename MaskT, typename T>
-__device__ __forceinline__ T __shfl_sync(MaskT, T var, int src_lane, int width = warpSize) {
+__device__ __forceinline__ T __openhip_shfl_sync(MaskT, T var, int src_lane, int width = warpSize) {
     return __shfl(var, src_lane, width);
 }
 template <typename MaskT, typename T>
-__device__ __forceinline__ T __shfl_up_sync(MaskT, T var, unsigned int delta,
+__device__ __forceinline__ T __openhip_shfl_up_sync(MaskT, T var, unsigned int delta,
                                             int width = warpSize) {
     return __shfl_up(var, delta, width);
 }
 template <typename MaskT, typename T>
-__device__ __forceinline__ T __shfl_down_sync(MaskT, T var, unsigned int delta,
+__device__ __forceinline__ T __openhip_shfl_down_sync(MaskT, T var, unsigned int delta,
                                               int width = warpSize) {
     return __shfl_down(var, delta, width);
 }
 template <typename MaskT, typename T>
-__device__ __forceinline__ T __shfl_xor_sync(MaskT, T var, int lane_mask, int width = warpSize) {
+__device__ __forceinline__ T __openhip_shfl_xor_sync(MaskT, T var, int lane_mask, int width = warpSize) {
     return __shfl_xor(var, lane_mask, width);
 }
 template <typename MaskT>
-__device__ __forceinline__ unsigned long long __ballot_sync(MaskT mask, int predicate) {
+__device__ __forceinline__ unsigned long long __openhip_ballot_sync(MaskT mask, int predicate) {
     return __ballot(predicate) & static_cast<unsigned long long>(mask);
 }
 template <typename MaskT>
-__device__ __forceinline__ int __any_sync(MaskT mask, int predicate) {
-    return __ballot_sync(mask, predicate) != 0;
+__device__ __forceinline__ int __openhip_any_sync(MaskT mask, int predicate) {
+    return __openhip_ballot_sync(mask, predicate) != 0;
 }
 template <typename MaskT>
-__device__ __forceinline__ int __all_sync(MaskT mask, int predicate) {
-    return __ballot_sync(mask, predicate) == __ballot_sync(mask, 1);
+__device__ __forceinline__ int __openhip_all_sync(MaskT mask, int predicate) {
+    return __openhip_ballot_sync(mask, predicate) == __openhip_ballot_sync(mask, 1);
 }
 
 // __reduce_*_sync: every lane reads every lane's value (the wavefront's shuffles) and combines
@@ -92,21 +103,21 @@ __device__ __forceinline__ int __all_sync(MaskT mask, int predicate) {
         }                                                                                      \
         return acc;                                                                            \
     }
-OPENHIP_WARP_REDUCE(__reduce_add_sync, unsigned int, 0u, acc + x)
-OPENHIP_WARP_REDUCE(__reduce_add_sync, int, 0, acc + x)
-OPENHIP_WARP_REDUCE(__reduce_min_sync, unsigned int, 0xffffffffu, (x < acc ? x : acc))
-OPENHIP_WARP_REDUCE(__reduce_min_sync, int, 2147483647, (x < acc ? x : acc))
-OPENHIP_WARP_REDUCE(__reduce_max_sync, unsigned int, 0u, (x > acc ? x : acc))
-OPENHIP_WARP_REDUCE(__reduce_max_sync, int, (-2147483647 - 1), (x > acc ? x : acc))
-OPENHIP_WARP_REDUCE(__reduce_and_sync, unsigned int, 0xffffffffu, acc & x)
-OPENHIP_WARP_REDUCE(__reduce_or_sync, unsigned int, 0u, acc | x)
-OPENHIP_WARP_REDUCE(__reduce_xor_sync, unsigned int, 0u, acc ^ x)
+OPENHIP_WARP_REDUCE(__openhip_reduce_add_sync, unsigned int, 0u, acc + x)
+OPENHIP_WARP_REDUCE(__openhip_reduce_add_sync, int, 0, acc + x)
+OPENHIP_WARP_REDUCE(__openhip_reduce_min_sync, unsigned int, 0xffffffffu, (x < acc ? x : acc))
+OPENHIP_WARP_REDUCE(__openhip_reduce_min_sync, int, 2147483647, (x < acc ? x : acc))
+OPENHIP_WARP_REDUCE(__openhip_reduce_max_sync, unsigned int, 0u, (x > acc ? x : acc))
+OPENHIP_WARP_REDUCE(__openhip_reduce_max_sync, int, (-2147483647 - 1), (x > acc ? x : acc))
+OPENHIP_WARP_REDUCE(__openhip_reduce_and_sync, unsigned int, 0xffffffffu, acc & x)
+OPENHIP_WARP_REDUCE(__openhip_reduce_or_sync, unsigned int, 0u, acc | x)
+OPENHIP_WARP_REDUCE(__openhip_reduce_xor_sync, unsigned int, 0u, acc ^ x)
 #undef OPENHIP_WARP_REDUCE
 
-// __match_any_sync: the lanes of the mask holding the same value; __match_all_sync: the mask
+// __openhip_match_any_sync: the lanes of the mask holding the same value; __openhip_match_all_sync: the mask
 // when they all do (and *pred = 1), else 0.
 template <typename MaskT, typename T>
-__device__ __forceinline__ unsigned long long __match_any_sync(MaskT mask, T value) {
+__device__ __forceinline__ unsigned long long __openhip_match_any_sync(MaskT mask, T value) {
     const unsigned long long m = static_cast<unsigned long long>(mask);
     unsigned long long same = 0;
     for (int lane = 0; lane < warpSize; ++lane) {
@@ -116,12 +127,33 @@ __device__ __forceinline__ unsigned long long __match_any_sync(MaskT mask, T val
     return same;
 }
 template <typename MaskT, typename T>
-__device__ __forceinline__ unsigned long long __match_all_sync(MaskT mask, T value, int* pred) {
-    const unsigned long long m = static_cast<unsigned long long>(mask) & __activemask();
-    const bool all = __match_any_sync(m, value) == m;
+__device__ __forceinline__ unsigned long long __openhip_match_all_sync(MaskT mask, T value, int* pred) {
+    const unsigned long long m = static_cast<unsigned long long>(mask) & __openhip_activemask();
+    const bool all = __openhip_match_any_sync(m, value) == m;
     *pred = all;
     return all ? m : 0ull;
 }
+
+
+// Spelled as macros over uniquely named functions, so they never collide with a ROCm release
+// that already declares some of them (6.0/6.1 differ in which).
+#define __activemask(...) __openhip_activemask(__VA_ARGS__)
+#define __syncwarp(...) __openhip_syncwarp(__VA_ARGS__)
+#define __shfl_sync(...) __openhip_shfl_sync(__VA_ARGS__)
+#define __shfl_up_sync(...) __openhip_shfl_up_sync(__VA_ARGS__)
+#define __shfl_down_sync(...) __openhip_shfl_down_sync(__VA_ARGS__)
+#define __shfl_xor_sync(...) __openhip_shfl_xor_sync(__VA_ARGS__)
+#define __ballot_sync(...) __openhip_ballot_sync(__VA_ARGS__)
+#define __any_sync(...) __openhip_any_sync(__VA_ARGS__)
+#define __all_sync(...) __openhip_all_sync(__VA_ARGS__)
+#define __reduce_add_sync(...) __openhip_reduce_add_sync(__VA_ARGS__)
+#define __reduce_min_sync(...) __openhip_reduce_min_sync(__VA_ARGS__)
+#define __reduce_max_sync(...) __openhip_reduce_max_sync(__VA_ARGS__)
+#define __reduce_and_sync(...) __openhip_reduce_and_sync(__VA_ARGS__)
+#define __reduce_or_sync(...) __openhip_reduce_or_sync(__VA_ARGS__)
+#define __reduce_xor_sync(...) __openhip_reduce_xor_sync(__VA_ARGS__)
+#define __match_any_sync(...) __openhip_match_any_sync(__VA_ARGS__)
+#define __match_all_sync(...) __openhip_match_all_sync(__VA_ARGS__)
 
 #endif  // HIP < 6.2
 #endif
