@@ -345,6 +345,7 @@ class Communicator:
                 pass
         self._destroyed = True
         self._fast = None
+        self._fast_cap = None
         if self._worker is not None:
             self._worker.stop()
         if self._nccl is not None:

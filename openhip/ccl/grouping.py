@@ -63,6 +63,7 @@ def _run(pending: list) -> None:
         colls = [(fn, w) for _, kind, fn, w in mine if kind == "coll"]
         p2ps = [(op, w) for _, kind, op, w in mine if kind == "p2p"]
         try:
+            comm._drain()  # async operations started before the group come first
             for fn, work in colls:
                 _call(fn, work)
             if p2ps:
