@@ -45,6 +45,23 @@ extern "C" __global__ void hip6(float* x, unsigned long long* b, __hip_bfloat16*
 """
 
 
+BF16_AND_EXTRAS = r"""
+#include <hip/hip_runtime.h>
+#include <hip/hip_bf16.h>
+extern "C" __global__ void more(__hip_bfloat16* b, float* f, long long* ll, unsigned* u) {
+    int i = threadIdx.x;
+    __hip_bfloat16 x = b[i] * __float2bfloat16(2.0f) + b[0];     // operators as in HIP 6
+    x += __float2bfloat16(1.0f);
+    b[i] = __shfl_down_sync(__activemask(), x, 1);
+    atomicAdd(b + 64, x);
+    f[i] = __bfloat162float(__hfma(x, x, x)) + __fmaf_ieee_rn(f[0], f[1], f[2]);
+    atomicMin(ll, (long long)i - 5);
+    atomicMax(ll + 1, (long long)i);
+    u[i] = __reduce_add_sync(~0ull, u[i]) + __match_any_sync(~0ull, u[i] % 3u);
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def hiprtc():
     return hiprtc_toolchain()
@@ -56,6 +73,11 @@ def test_hip6_kernel_compiles_on_installed_rocm(hiprtc, arch):
     assert program.platform == "amd" and program.arch == arch
     assert program.binary[:4] == b"\x7fELF"
     assert program.kernels["hip6"] == "hip6"
+
+
+@pytest.mark.parametrize("arch", ["gfx90a", "gfx1030"])
+def test_bf16_api_and_missing_builtins(hiprtc, arch):
+    assert "more" in hiprtc.compile(BF16_AND_EXTRAS, arch=arch).kernels
 
 
 def test_old_hip_bfloat16_class(hiprtc):

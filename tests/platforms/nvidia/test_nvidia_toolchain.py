@@ -95,14 +95,40 @@ template <typename T> __global__ void scale(T* x, T a) { x[threadIdx.x] *= a; }
 """
 
 
+HIP_EXTRAS_KERNEL = r"""
+#include <hip/hip_runtime.h>
+extern "C" __global__ void extras(unsigned* u, unsigned long long* q, float* f, int* n, double* d) {
+    u[0] = __bitextract_u32(u[1], 4, 8) + __bitinsert_u32(u[2], u[3], 3, 5) + __lastbit_u32_u64(q[0]);
+    q[1] = __bitextract_u64(q[2], 7, 9) + __bitinsert_u64(q[3], q[4], 1, 60);
+    f[0] = __fmaf_ieee_rn(f[1], f[2], f[3]);
+    atomicAddNoRet(f + 4, 1.0f);
+    int e = 0;
+    __hip_atomic_compare_exchange_strong(n, &e, 5, __ATOMIC_RELAXED, __ATOMIC_RELAXED,
+                                         __HIP_MEMORY_SCOPE_AGENT);
+    __hip_atomic_fetch_add(n + 1, 2, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    __hip_atomic_fetch_max(d, 2.0, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
+    __hip_atomic_fetch_add(f + 5, 1.5f, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_WORKGROUP);
+    n[2] = __hip_atomic_load(n + 3, __ATOMIC_ACQUIRE, __HIP_MEMORY_SCOPE_AGENT);
+    __hip_atomic_store(n + 4, 7, __ATOMIC_RELEASE, __HIP_MEMORY_SCOPE_AGENT);
+    n[5] = __hip_atomic_exchange(n + 6, 1, __ATOMIC_SEQ_CST, __HIP_MEMORY_SCOPE_SYSTEM);
+    __half h = __float2half(1.0f) + __float2half(2.0f);      // operators as in CUDA/HIP
+    h += __float2half(0.5f);
+    atomicAdd(reinterpret_cast<__half*>(u + 8), h);
+    __hip_bfloat16 b = __float2bfloat16(1.0f) * __float2bfloat16(3.0f);
+    f[6] = __bfloat162float(b) + (h > __float2half(0.0f) ? 1.0f : 0.0f);
+}
+"""
+
+
 @pytest.fixture(scope="module")
 def nvrtc():
     return nvrtc_toolchain()
 
 
 @pytest.mark.parametrize("arch", ["sm_90", "sm_80", "sm_75"])
-@pytest.mark.parametrize("source", [WARP_KERNEL, FP_KERNEL, ATOMIC_KERNEL, MATH_KERNEL],
-                         ids=["warp", "fp16-bf16", "atomics", "math"])
+@pytest.mark.parametrize("source", [WARP_KERNEL, FP_KERNEL, ATOMIC_KERNEL, MATH_KERNEL,
+                                    HIP_EXTRAS_KERNEL],
+                         ids=["warp", "fp16-bf16", "atomics", "math", "hip-extras"])
 def test_header_mapping_compiles(nvrtc, source, arch):
     program = nvrtc.compile(source, arch=arch, name_expressions=(
         ["scale<float>", "scale<int>"] if "scale" in source else []))

@@ -35,6 +35,11 @@ __device__ __forceinline__ long long atomicMax(long long* address, long long val
     return __hip_atomic_fetch_max(address, val, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
 }
 
+template <typename OpenhipT = float>
+__device__ __forceinline__ float __fmaf_ieee_rn(float a, float b, float c) {
+    return __builtin_fmaf(a, b, c);
+}
+
 #if !defined(HIP_VERSION_MAJOR) || (HIP_VERSION_MAJOR * 100 + HIP_VERSION_MINOR) < 602
 
 // Shuffles of __half (HIP < 6.2 has them for 32/64-bit types only).

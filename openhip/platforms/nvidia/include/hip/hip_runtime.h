@@ -15,6 +15,7 @@
 #include <hip/nvidia_detail/openhip_device.h>
 #include <hip/nvidia_detail/openhip_warp.h>
 #include <hip/nvidia_detail/openhip_atomics.h>
+#include <hip/nvidia_detail/openhip_hip_extras.h>
 #include <hip/hip_fp16.h>
 #include <hip/hip_bf16.h>
 
