@@ -6,7 +6,10 @@ dtypes and op; the shm transport always checks this at no cost). Tuning knobs of
 engine (not needed normally): OPENHIP_CCL_SHM_SLOT (bytes per rank and step, default 1 MiB),
 OPENHIP_CCL_SHM_SMALL (all-reduce bytes up to which the direct algorithm is used),
 OPENHIP_CCL_ALGO (auto|direct|rsag|cma), OPENHIP_CCL_CMA (0: never read peers' memory
-directly), OPENHIP_CCL_CMA_MIN (all-reduce bytes from which the direct-read algorithm is used).
+directly), OPENHIP_CCL_CMA_MIN (all-reduce bytes from which the direct-read algorithm is used),
+OPENHIP_CCL_CMA_CHUNK (bytes per direct-read chunk, default 128 KiB), OPENHIP_CCL_SPIN_US
+(microseconds a waiting rank busy-polls before yielding its core, default 30; 20 when ranks
+outnumber cores).
 """
 
 from __future__ import annotations

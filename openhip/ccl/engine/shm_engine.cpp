@@ -96,6 +96,7 @@ struct Comm {
   char *tmp;                   // (n-1) staging chunks for the CMA all-reduce
   size_t tmp_chunk;
   uint64_t cma_base;           // value of h->cma_next when the current CMA all-reduce began
+  double spin;                 // seconds to busy-wait before yielding the core
 };
 
 inline double now() {
@@ -180,7 +181,7 @@ struct Waiter {
     if (c->timeout > 0 && t - start > c->timeout) return fail(c, E_TIMEOUT, peer, true);
     // spin ~30 us (the peer is running on another core), then give the core away: with more
     // ranks than cores the peer may be waiting for exactly this core
-    yielding = t - start > 30e-6;
+    yielding = t - start > c->spin;
     if (t - start > 0.02) { timespec ts{0, 20000}; nanosleep(&ts, nullptr); }
     else if (yielding) sched_yield();
     return OK;
@@ -713,6 +714,10 @@ PyObject *py_open(PyObject *, PyObject *args) {
   Comm *c = new Comm();
   c->rank = rank; c->n = n; c->slot = slot; c->chunk = chunkb; c->nchunk = nchunk;
   c->timeout = timeout; c->local_abort = 0;
+  // busy-wait long when every rank has a core, briefly when ranks share cores
+  long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  c->spin = (ncpu > 0 && n > ncpu) ? 20e-6 : 30e-6;
+  if (const char *sp = getenv("OPENHIP_CCL_SPIN_US")) c->spin = atof(sp) * 1e-6;
   size_t hdr = ((sizeof(Header) + 63) / 64) * 64;
   size_t slots = (size_t)n * sizeof(RankSlot);
   size_t data = (size_t)n * 2 * slot;
@@ -942,7 +947,18 @@ PyObject *py_uses_cma(PyObject *, PyObject *args) {
   return PyBool_FromLong(c->cma);
 }
 
+PyObject *py_set_spin(PyObject *, PyObject *args) {
+  PyObject *cap;
+  double t;
+  if (!PyArg_ParseTuple(args, "Od", &cap, &t)) return nullptr;
+  Comm *c = get_comm(cap);
+  if (!c) return nullptr;
+  c->spin = t;
+  Py_RETURN_NONE;
+}
+
 PyMethodDef methods[] = {
+    {"set_spin", py_set_spin, METH_VARARGS, "seconds to busy-wait before yielding"},
     {"uses_cma", py_uses_cma, METH_VARARGS, "True when large all-reduces read peers directly"},
     {"open", py_open, METH_VARARGS, "attach to (or create) a communicator segment"},
     {"wait_attached", py_wait_attached, METH_VARARGS, "wait for every rank; unlink the name"},
