@@ -41,14 +41,19 @@ def _compiler() -> str:
 
 
 def _cpu_model() -> str:
+    """The CPU's model and feature flags (the engine is built with -march=native)."""
+    found: dict[str, str] = {}
     try:
         with open("/proc/cpuinfo") as f:
             for line in f:
-                if line.startswith(("model name", "flags")):
-                    return line
+                key = line.split(":", 1)[0].strip()
+                if key in ("model name", "flags", "cpu family", "model") and key not in found:
+                    found[key] = line
+                if len(found) == 4:
+                    break
     except OSError:
         pass
-    return platform.processor()
+    return "".join(found.values()) or platform.machine() + platform.processor()
 
 
 def _key(cxx: str) -> str:
