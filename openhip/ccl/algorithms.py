@@ -44,3 +44,17 @@ def all_reduce_kind(nbytes: int, nranks: int) -> int:
     if algo == "direct" or nbytes <= small:
         return ALL_REDUCE_DIRECT
     return ALL_REDUCE_RSAG
+
+
+#: added to a collective's kind to read the peers' memory directly (the engine falls back)
+CMA_FLAG = 0x100
+
+
+def data_kind(kind: int, nbytes: int) -> int:
+    """``kind`` or ``kind | CMA_FLAG`` for the other collectives (``nbytes``: total buffer)."""
+    if _cache is None:
+        refresh()
+    algo, _, _, cma_min = _cache  # type: ignore[misc]
+    if algo == "cma" or (algo == "auto" and nbytes >= cma_min):
+        return kind | CMA_FLAG
+    return kind

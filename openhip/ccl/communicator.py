@@ -148,8 +148,8 @@ class Communicator:
         def run() -> None:
             src = self._premul(s, scalar) if scalar is not None else s
             dst = r if r is not None else src
-            self._t.coll(tk.REDUCE, src, dst, s.size, code, opc if opc != 5 else 0, root,
-                         desc, what)
+            kind = algorithms.data_kind(tk.REDUCE, s.nbytes)
+            self._t.coll(kind, src, dst, s.size, code, opc if opc != 5 else 0, root, desc, what)
 
         return self._submit(what, run, async_op, stream)
 
@@ -163,8 +163,9 @@ class Communicator:
         b = host_array(buf, f"{what} buf", self.rank != root)
         code = dtype_code(b.dtype, what, False)
         desc = describe(KIND[what], code, 0, root, b.size)
-        return self._submit(what, lambda: self._t.coll(tk.BROADCAST, b, b, b.size, code, 0,
-                                                       root, desc, what), async_op, stream)
+        kind = algorithms.data_kind(tk.BROADCAST, b.nbytes)
+        return self._submit(what, lambda: self._t.coll(kind, b, b, b.size, code, 0, root, desc,
+                                                       what), async_op, stream)
 
     def all_gather(self, send: Any, recv: Any, stream: Any = None, *,
                    async_op: bool = False) -> Work | None:
@@ -176,8 +177,9 @@ class Communicator:
         r = self._out(recv, s, s.size * self.size, f"{what} recv")
         code = dtype_code(s.dtype, what, False)
         desc = describe(KIND[what], code, 0, 0, s.size)
-        return self._submit(what, lambda: self._t.coll(tk.ALL_GATHER, s, r, s.size, code, 0, 0,
-                                                       desc, what), async_op, stream)
+        kind = algorithms.data_kind(tk.ALL_GATHER, s.nbytes * self.size)
+        return self._submit(what, lambda: self._t.coll(kind, s, r, s.size, code, 0, 0, desc,
+                                                       what), async_op, stream)
 
     def gather(self, send: Any, recv: Any = None, root: int = 0, stream: Any = None, *,
                async_op: bool = False) -> Work | None:
@@ -190,8 +192,9 @@ class Communicator:
         r = self._out(recv, s, s.size * self.size, f"{what} recv") if self.rank == root else None
         code = dtype_code(s.dtype, what, False)
         desc = describe(KIND[what], code, 0, root, s.size)
-        return self._submit(what, lambda: self._t.coll(tk.GATHER, s, r, s.size, code, 0, root,
-                                                       desc, what), async_op, stream)
+        kind = algorithms.data_kind(tk.GATHER, s.nbytes * self.size)
+        return self._submit(what, lambda: self._t.coll(kind, s, r, s.size, code, 0, root, desc,
+                                                       what), async_op, stream)
 
     def reduce_scatter(self, send: Any, recv: Any, op: Any = "sum", stream: Any = None, *,
                        async_op: bool = False) -> Work | None:
@@ -212,8 +215,8 @@ class Communicator:
 
         def run() -> None:
             src = self._premul(s[: count * self.size], scalar) if scalar is not None else s
-            self._t.coll(tk.REDUCE_SCATTER, src, r, count, code, opc if opc != 5 else 0, 0,
-                         desc, what)
+            kind = algorithms.data_kind(tk.REDUCE_SCATTER, count * self.size * s.itemsize)
+            self._t.coll(kind, src, r, count, code, opc if opc != 5 else 0, 0, desc, what)
 
         return self._submit(what, run, async_op, stream)
 
@@ -231,8 +234,9 @@ class Communicator:
         count = s.size // self.size
         code = dtype_code(s.dtype, what, False)
         desc = describe(KIND[what], code, 0, 0, count)
-        return self._submit(what, lambda: self._t.coll(tk.ALL_TO_ALL, s, r, count, code, 0, 0,
-                                                       desc, what), async_op, stream)
+        kind = algorithms.data_kind(tk.ALL_TO_ALL, s.nbytes)
+        return self._submit(what, lambda: self._t.coll(kind, s, r, count, code, 0, 0, desc,
+                                                       what), async_op, stream)
 
     def scatter(self, send: Any, recv: Any, root: int = 0, stream: Any = None, *,
                 async_op: bool = False) -> Work | None:
@@ -251,8 +255,9 @@ class Communicator:
                                        f"× {r.size} = {r.size * self.size}")
         code = dtype_code(r.dtype, what, False)
         desc = describe(KIND[what], code, 0, root, r.size)
-        return self._submit(what, lambda: self._t.coll(tk.SCATTER, s, r, r.size, code, 0, root,
-                                                       desc, what), async_op, stream)
+        kind = algorithms.data_kind(tk.SCATTER, r.nbytes * self.size)
+        return self._submit(what, lambda: self._t.coll(kind, s, r, r.size, code, 0, root, desc,
+                                                       what), async_op, stream)
 
     def barrier(self, *, async_op: bool = False) -> Work | None:
         """Wait until every rank reached the barrier."""

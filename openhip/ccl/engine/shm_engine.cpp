@@ -453,7 +453,7 @@ int cma_write(Comm *c, int p, uint64_t raddr, const char *src, size_t len) {
 // Only the claiming rank touches a chunk anywhere, so in-place buffers are safe. Two
 // barriers: the first publishes the buffer addresses, the second says all chunks landed.
 int all_reduce_cma(Comm *c, const char *send, char *recv, size_t cnt, int dt, int op,
-                   uint64_t d) {
+                   uint64_t d, int root = -1) {
   size_t es = dsize(dt);
   int n = c->n, r = c->rank;
   RankSlot *me = &c->slots[r];
@@ -478,10 +478,19 @@ int all_reduce_cma(Comm *c, const char *send, char *recv, size_t cnt, int dt, in
       if (e) return e;
       srcs[p] = t;
     }
-    reduce(dt, op, recv + off * es, nullptr, srcs, n, m, n);
-    for (int p = 0; p < n; ++p) {
-      if (p == r) continue;
-      e = cma_write(c, p, c->slots[p].addr[1] + off * es, recv + off * es, m * es);
+    if (root < 0) {  // all-reduce: the result goes to every rank
+      reduce(dt, op, recv + off * es, nullptr, srcs, n, m, n);
+      for (int p = 0; p < n; ++p) {
+        if (p == r) continue;
+        e = cma_write(c, p, c->slots[p].addr[1] + off * es, recv + off * es, m * es);
+        if (e) return e;
+      }
+    } else if (root == r) {  // reduce, this rank is the root
+      reduce(dt, op, recv + off * es, nullptr, srcs, n, m, n);
+    } else {  // reduce: compute here, deliver to the root
+      char *out = c->tmp + (size_t)(n - 1) * c->tmp_chunk;
+      reduce(dt, op, out, nullptr, srcs, n, m, n);
+      e = cma_write(c, root, c->slots[root].addr[1] + off * es, out, m * es);
       if (e) return e;
     }
     if (c->local_abort.load(std::memory_order_relaxed) ||
@@ -491,6 +500,82 @@ int all_reduce_cma(Comm *c, const char *send, char *recv, size_t cnt, int dt, in
   c->cma_base += nchunks + (uint64_t)n;
   s = ++c->step;
   return sync_step(c, s, d, false);
+}
+
+// Data-moving collectives reading the peers' buffers directly: publish the addresses, one
+// barrier, every rank pulls what it needs (process_vm_readv), one barrier so nobody's buffer
+// changes while it is being read.
+int cma_begin(Comm *c, const char *send, char *recv, uint64_t d) {
+  RankSlot *me = &c->slots[c->rank];
+  me->addr[0] = (uint64_t)send;
+  me->addr[1] = (uint64_t)recv;
+  uint64_t s = ++c->step;
+  return sync_step(c, s, d, true);
+}
+
+int cma_end(Comm *c, uint64_t d) {
+  uint64_t s = ++c->step;
+  return sync_step(c, s, d, false);
+}
+
+int broadcast_cma(Comm *c, char *data, size_t bytes, int root, uint64_t d) {
+  int e = cma_begin(c, data, data, d);
+  if (e) return e;
+  if (c->rank != root && (e = cma_read(c, root, c->slots[root].addr[0], data, bytes))) return e;
+  return cma_end(c, d);
+}
+
+// all_gather (root < 0) and gather
+int gather_cma(Comm *c, const char *send, char *recv, size_t bytes, int root, uint64_t d) {
+  int e = cma_begin(c, send, recv, d);
+  if (e) return e;
+  if (root < 0 || root == c->rank)
+    for (int p = 0; p < c->n; ++p) {
+      if (p == c->rank) copy(recv + p * bytes, send, bytes);
+      else if ((e = cma_read(c, p, c->slots[p].addr[0], recv + p * bytes, bytes))) return e;
+    }
+  return cma_end(c, d);
+}
+
+// all_to_all (root < 0; not in place) and scatter
+int exchange_cma(Comm *c, const char *send, char *recv, size_t bytes, int root, uint64_t d) {
+  int e = cma_begin(c, send, recv, d);
+  if (e) return e;
+  int r = c->rank;
+  if (root >= 0) {
+    if (r == root) copy(recv, send + r * bytes, bytes);
+    else if ((e = cma_read(c, root, c->slots[root].addr[0] + r * bytes, recv, bytes))) return e;
+  } else {
+    for (int p = 0; p < c->n; ++p) {
+      if (p == r) copy(recv + r * bytes, send + r * bytes, bytes);
+      else if ((e = cma_read(c, p, c->slots[p].addr[0] + r * bytes, recv + p * bytes, bytes)))
+        return e;
+    }
+  }
+  return cma_end(c, d);
+}
+
+// reduce_scatter: rank r reduces block r, reading the peers' block r chunk by chunk
+int reduce_scatter_cma(Comm *c, const char *send, char *recv, size_t cnt, int dt, int op,
+                       uint64_t d) {
+  int e = cma_begin(c, send, recv, d);
+  if (e) return e;
+  size_t es = dsize(dt), chunk = c->tmp_chunk / es;
+  int n = c->n, r = c->rank;
+  const void *srcs[256];
+  for (size_t off = 0; off < cnt; off += chunk) {
+    size_t m = cnt - off < chunk ? cnt - off : chunk;
+    int k = 0;
+    for (int p = 0; p < n; ++p) {
+      size_t at = (r * cnt + off) * es;
+      if (p == r) { srcs[p] = send + at; continue; }
+      char *t = c->tmp + (size_t)(k++) * c->tmp_chunk;
+      if ((e = cma_read(c, p, c->slots[p].addr[0] + at, t, m * es))) return e;
+      srcs[p] = t;
+    }
+    reduce(dt, op, recv + off * es, nullptr, srcs, n, m, n);
+  }
+  return cma_end(c, d);
 }
 
 int reduce_root(Comm *c, const char *send, char *recv, size_t cnt, int dt, int op, int root,
@@ -824,7 +909,7 @@ int probe_cma(Comm *c) {
   if (c->cma) {
     const char *env = getenv("OPENHIP_CCL_CMA_CHUNK");  // tuning knob (bytes)
     c->tmp_chunk = env && atol(env) >= 4096 ? (size_t)atol(env) / 4096 * 4096 : 128 << 10;
-    c->tmp = (char *)aligned_alloc(4096, (size_t)(c->n - 1) * c->tmp_chunk);
+    c->tmp = (char *)aligned_alloc(4096, (size_t)c->n * c->tmp_chunk);
     if (!c->tmp) c->cma = false;
   }
   // the last barrier: nobody may reuse addr[0] before everyone has probed
@@ -876,6 +961,44 @@ PyObject *py_coll(PyObject *, PyObject *args) {
     case 7: e = reduce_scatter(c, send, recv, count, dt, op, desc); break;
     case 8: e = exchange(c, send, recv, count * es, -1, desc); break;
     case 9: e = exchange(c, send, recv, count * es, root, desc); break;
+    // the same collectives reading the peers' memory directly (when CMA is allowed)
+    case 0x100 | 3:
+      e = c->cma ? all_reduce_cma(c, send, recv, count, dt, op, desc, root)
+                 : reduce_root(c, send, recv, count, dt, op, root, desc);
+      break;
+    case 0x100 | 4:
+      e = c->cma ? broadcast_cma(c, recv, count * es, root, desc)
+                 : broadcast(c, recv, count * es, root, desc);
+      break;
+    case 0x100 | 5:
+      e = c->cma ? gather_cma(c, send, recv, count * es, -1, desc)
+                 : gather_any(c, send, recv, count * es, -1, desc);
+      break;
+    case 0x100 | 6:
+      e = c->cma ? gather_cma(c, send, recv, count * es, root, desc)
+                 : gather_any(c, send, recv, count * es, root, desc);
+      break;
+    case 0x100 | 7:
+      e = c->cma ? reduce_scatter_cma(c, send, recv, count, dt, op, desc)
+                 : reduce_scatter(c, send, recv, count, dt, op, desc);
+      break;
+    case 0x100 | 8:
+      if (!c->cma) { e = exchange(c, send, recv, count * es, -1, desc); break; }
+      if (send == recv) {  // in place: peers read our blocks while we overwrite them
+        size_t total = count * es * c->n;
+        char *copy_of = (char *)malloc(total ? total : 1);
+        if (!copy_of) { e = fail(c, E_OS, c->rank, true); break; }
+        memcpy(copy_of, send, total);
+        e = exchange_cma(c, copy_of, recv, count * es, -1, desc);
+        free(copy_of);
+      } else {
+        e = exchange_cma(c, send, recv, count * es, -1, desc);
+      }
+      break;
+    case 0x100 | 9:
+      e = c->cma ? exchange_cma(c, send, recv, count * es, root, desc)
+                 : exchange(c, send, recv, count * es, root, desc);
+      break;
     case 10: { uint64_t s = ++c->step; e = sync_step(c, s, desc, true); break; }
     case 11:
       if (c->cma) e = all_reduce_cma(c, send, recv, count, dt, op, desc);

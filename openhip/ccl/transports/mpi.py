@@ -150,6 +150,7 @@ class MpiTransport(Transport):
             self._check_desc(desc, what)
         MPI = _mpi()
         c = self.comm
+        kind &= 0xFF  # MPI picks its own algorithms
         t = _mpi_type(dtype) if kind != BARRIER else None
         if kind in (ALL_REDUCE_DIRECT, ALL_REDUCE_RSAG, ALL_REDUCE_CMA):
             sb = MPI.IN_PLACE if send is recv else [send, count, t]
