@@ -73,7 +73,10 @@ struct alignas(64) Chan {
   char pad1[56];
 };
 
-struct ChunkHdr { uint64_t len; uint64_t total; };
+// one slot of a p2p channel; rdv = 1: no data, the receiver reads `total` bytes at `addr` in
+// the sender's memory (large messages, when CMA is allowed) and acknowledges by consuming it
+struct ChunkHdr { uint64_t len; uint64_t total; uint64_t addr; uint64_t rdv; };
+constexpr uint64_t P2P_CMA_MIN = 2 << 20;
 
 struct Comm {
   char *base;
@@ -690,7 +693,7 @@ int exchange(Comm *c, const char *send, char *recv, size_t bytes, int root, uint
 }
 
 // ---------------------------------------------------------------- point to point
-struct P2POp { int is_send; int peer; char *ptr; uint64_t bytes; uint64_t done; int started; int fin; };
+struct P2POp { int is_send; int peer; char *ptr; uint64_t bytes; uint64_t done; int started; int fin; uint64_t ack_at; };
 
 int p2p_run(Comm *c, P2POp *ops, int nops) {
   Waiter w(c);
@@ -714,12 +717,25 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
       if (o.is_send) {
         Chan *ch = chan(c, c->rank, o.peer);
         uint64_t head = ch->head.load(std::memory_order_relaxed);
-        while (!o.fin && head - ch->tail.load(std::memory_order_acquire) < (uint64_t)c->nchunk) {
+        if (o.started) {  // rendezvous posted: done when the receiver consumed the slot
+          if (ch->tail.load(std::memory_order_acquire) >= o.ack_at) {
+            o.fin = 1; --remaining; progressed = true;
+          }
+        } else if (c->cma && o.bytes >= P2P_CMA_MIN && o.peer != c->rank) {
+          if (head - ch->tail.load(std::memory_order_acquire) < (uint64_t)c->nchunk) {
+            ChunkHdr *hd = chunk_hdr(c, ch, (int)(head % c->nchunk));
+            hd->len = 0; hd->total = o.bytes; hd->addr = (uint64_t)o.ptr; hd->rdv = 1;
+            ch->head.store(++head, std::memory_order_release);
+            o.started = 1; o.ack_at = head; progressed = true;
+          }
+        }
+        while (!o.fin && !o.started &&
+               head - ch->tail.load(std::memory_order_acquire) < (uint64_t)c->nchunk) {
           int slot = (int)(head % c->nchunk);
           uint64_t len = o.bytes - o.done < c->chunk ? o.bytes - o.done : c->chunk;
           memcpy(chunk_data(c, ch, slot), o.ptr + o.done, len);
           ChunkHdr *hd = chunk_hdr(c, ch, slot);
-          hd->len = len; hd->total = o.bytes;
+          hd->len = len; hd->total = o.bytes; hd->rdv = 0;
           ch->head.store(++head, std::memory_order_release);
           o.done += len;
           progressed = true;
@@ -736,8 +752,14 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
             c->err_mine = o.bytes; c->err_theirs = hd->total;
             return E_MISMATCH;
           }
-          memcpy(o.ptr + o.done, chunk_data(c, ch, slot), hd->len);
-          o.done += hd->len;
+          if (hd->rdv) {  // read the whole message from the sender's memory
+            int e = cma_read(c, o.peer, hd->addr, o.ptr, o.bytes);
+            if (e) return e;
+            o.done = o.bytes;
+          } else {
+            memcpy(o.ptr + o.done, chunk_data(c, ch, slot), hd->len);
+            o.done += hd->len;
+          }
           ch->tail.store(++tail, std::memory_order_release);
           progressed = true;
           if (o.done >= o.bytes) { o.fin = 1; --remaining; }
