@@ -104,7 +104,8 @@ def launch(nprocs: int, command: Sequence[str], *, master_addr: str = "127.0.0.1
                     for other, q in enumerate(procs):
                         if other not in codes and q.poll() is None:
                             killed_by_us.add(other)
-                            q.send_signal(signal.SIGTERM)
+                            if not received:  # a forwarded signal is already on its way
+                                q.send_signal(signal.SIGTERM)
                     deadline = time.monotonic() + grace
             if deadline is not None and time.monotonic() > deadline:
                 for rank, p in enumerate(procs):
