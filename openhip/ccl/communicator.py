@@ -28,7 +28,6 @@ from .work import Work, Worker
 
 __all__ = ["Communicator"]
 
-_F32 = np.dtype(np.float32)
 
 
 class Communicator:
