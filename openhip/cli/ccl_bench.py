@@ -75,6 +75,7 @@ def run(argv: list[str]) -> int:
     ap.add_argument("--rounds", type=int, default=1,
                     help="run the whole job this many times (median over rounds)")
     ap.add_argument("--json", help="also write every row to this file")
+    ap.add_argument("--markdown", help="also write the tables as markdown to this file")
     ns = ap.parse_args(argv)
     colls = list(COLLECTIVES) if ns.collectives == "all" else ns.collectives.split(",")
     for c in colls:
@@ -116,6 +117,9 @@ def run(argv: list[str]) -> int:
     if ns.json:
         with open(ns.json, "w") as f:
             json.dump(merged, f, indent=1)
+    if ns.markdown:
+        with open(ns.markdown, "w") as f:
+            f.write(markdown(merged, colls, peers, skipped, ns.nranks))
     return 1 if any(r["wrong"] for r in merged) else 0
 
 
@@ -152,3 +156,40 @@ def _print(rows: list[dict], colls: list[str], peers: list[str], skipped: dict[s
                          f"{r['wrong']:>6} ")
             print(line)
     sys.stdout.flush()
+
+
+def markdown(rows: list[dict], colls: list[str], peers: list[str], skipped: dict[str, str],
+             n: int) -> str:
+    """The all-reduce comparison and the busbw of every collective as markdown tables."""
+    index = {(r["impl"], r["coll"], r["size"]): r for r in rows}
+    impls = ["openhip"] + [p for p in peers if p not in skipped]
+    out = [f"All-reduce, {n} ranks, float32 sum, in place (median time per call; busbw GB/s)\n"]
+    head = "| size | " + " | ".join(f"{i} µs | {i} busbw" for i in impls)
+    if "mpich" in impls:
+        head += " | openhip / MPICH busbw"
+    out += [head + " |", "|" + "---|" * (1 + 2 * len(impls) + ("mpich" in impls)) ]
+    for size in sorted({r["size"] for r in rows if r["coll"] == "all_reduce"}):
+        cells = [human(size)]
+        for impl in impls:
+            r = index.get((impl, "all_reduce", size))
+            cells += [f"{r['time'] * 1e6:.1f}", f"{r['busbw']:.2f}"] if r else ["-", "-"]
+        if "mpich" in impls:
+            a, b = index.get(("openhip", "all_reduce", size)), index.get(("mpich", "all_reduce",
+                                                                           size))
+            cells.append(f"{a['busbw'] / b['busbw']:.2f}x" if a and b else "-")
+        out.append("| " + " | ".join(cells) + " |")
+    others = [c for c in colls if c != "all_reduce"]
+    if others:
+        out += ["", f"openhip busbw (GB/s) of every collective, {n} ranks; #wrong = 0 "
+                "everywhere unless marked\n", "| size | " + " | ".join(others) + " |",
+                "|" + "---|" * (1 + len(others))]
+        for size in sorted({r["size"] for r in rows if r["coll"] in others}):
+            cells = [human(size)]
+            for c in others:
+                r = index.get(("openhip", c, size))
+                cells.append("-" if r is None else f"{r['busbw']:.2f}" +
+                             (f" ({r['wrong']} wrong)" if r["wrong"] else ""))
+            out.append("| " + " | ".join(cells) + " |")
+    for name, why in skipped.items():
+        out.append(f"\nskipped {name}: {why}")
+    return "\n".join(out) + "\n"
