@@ -352,6 +352,19 @@ def badargs(comm: ccl.Communicator, args: list[str]) -> dict:
     return res
 
 
+def devicearray(comm: ccl.Communicator, args: list[str]) -> dict:
+    """openhip.DeviceArray on the CPU platform: used in place, ordered on a Stream."""
+    import openhip
+
+    x = openhip.full((1000,), comm.rank + 1.0, dtype=np.float32)
+    y = openhip.zeros((1000 * comm.size,), dtype=np.float32)
+    comm.all_reduce(x, stream=openhip.Stream())
+    comm.all_gather(x, y)
+    want = sum(range(1, comm.size + 1))
+    ok = np.all(np.asarray(x) == want) and np.all(np.asarray(y) == want)
+    return {"devicearray": "ok" if ok else f"got {np.asarray(x)[:3]}"}
+
+
 def info(comm: ccl.Communicator, args: list[str]) -> dict:
     x = np.array([comm.rank], np.int64)
     comm.all_reduce(x)
@@ -368,7 +381,8 @@ def exit_code(comm: ccl.Communicator, args: list[str]) -> dict:
 
 
 SCENARIOS = {f.__name__: f for f in (matrix, ring, split, asyncops, abort_thread, kill, hang,
-                                       mismatch, dtype_mismatch, badargs, info, exit_code)}
+                                       mismatch, dtype_mismatch, badargs, devicearray, info,
+                                       exit_code)}
 
 
 def main() -> None:

@@ -134,3 +134,15 @@ def test_settings_errors(monkeypatch):
     monkeypatch.setenv("OPENHIP_CCL_TIMEOUT", "-1")
     with pytest.raises(CclError, match="OPENHIP_CCL_TIMEOUT"):
         settings.timeout()
+
+
+def test_openhip_devicearray(tmp_path):
+    try:
+        import openhip
+
+        openhip.full, openhip.Stream  # noqa: B018 - the runtime may not be there yet
+    except (ImportError, AttributeError) as exc:
+        pytest.skip(f"openhip.DeviceArray is not available: {exc}")
+    rc, results, err = launch(tmp_path, 2, "devicearray", env={"OPENHIP_PLATFORM": "cpu"})
+    assert rc == 0, err[-3000:]
+    all_ok(results)
