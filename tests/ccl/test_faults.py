@@ -93,3 +93,13 @@ def test_launcher_removes_segments_of_killed_job(tmp_path):
         f.write(b"x")
     assert launcher.remove_segments(token) == [path]
     assert not os.path.exists(path)
+
+
+def test_mpi_transport_times_out(tmp_path):
+    """MPI cannot tell which rank is missing; the call still ends with CclError on time."""
+    if have_mpi():
+        pytest.skip(have_mpi())
+    rc, results, err = mpirun(tmp_path, 2, "hang", env={"OPENHIP_CCL_TRANSPORT": "mpi"})
+    assert rc == 0, err[-2000:]
+    assert "no answer" in results[0]["hang"] and "OPENHIP_CCL_TIMEOUT" in results[0]["hang"]
+    assert results[1]["hang"] == "ok"
