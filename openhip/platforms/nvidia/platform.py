@@ -9,6 +9,7 @@ the driver itself when it initialises.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import threading
 from collections.abc import Sequence
@@ -346,20 +347,22 @@ class NvidiaPlatform(Platform):
     def launch(self, device: int, function: CudaFunction, grid: tuple[int, int, int],
                block: tuple[int, int, int], shared_mem: int, stream: Any,
                args: PackedArgs) -> None:
-        import ctypes
-
-        self._ctx(device)
-        d = self._drv
+        """cuLaunchKernel with ``args.pointers`` as kernelParams (the hot path: kept short)."""
+        if getattr(self._local, "device", None) != device:
+            self._ctx(device)
         if shared_mem > function.dynamic_shared_limit:
             # Past 48 KiB a kernel must opt in to more dynamic shared memory.
+            d = self._drv
             call(d.cuFuncSetAttribute, function.handle,
                  d.CUfunction_attribute.CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                  shared_mem)
             function.dynamic_shared_limit = shared_mem
         params = ctypes.addressof(args.pointers) if args.count else 0
-        call(d.cuLaunchKernel, function.handle, grid[0], grid[1], grid[2],
-             block[0], block[1], block[2], shared_mem, self._stream(stream), params, 0)
-
+        (err,) = self._drv.cuLaunchKernel(
+            function.handle, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_mem,
+            0 if stream is None else stream.handle, params, 0)
+        if err:
+            check(err, "cuLaunchKernel")
 
 def visible_devices() -> list[int] | None:
     """CUDA_VISIBLE_DEVICES as parsed by openhip (the driver applies it at cuInit)."""
