@@ -85,8 +85,11 @@ OPENHIP_LANG_FN float small_to_float(unsigned h, const small_fmt& F) {
   if (F.has_inf && ef == (1u << F.E) - 1u) {
     out = 0x7F800000u | (m << (23 - F.M)) | (m ? 0x400000u : 0u);
   } else if (ef == 0) {
-    // subnormal: m * 2^(1 - B - M), exact in float
-    float v = (float)m * bit_cast<float>((unsigned)(127 + 1 - F.B - F.M) << 23);
+    // subnormal: m * 2^(1 - B - M), exact in float; the scale is applied in two steps because
+    // 2^(1 - B - M) itself is not a normal float for bfloat16 (2^-133)
+    const int e = 1 - F.B - F.M, e1 = e / 2, e2 = e - e1;
+    float v = (float)m * bit_cast<float>((unsigned)(127 + e1) << 23) *
+              bit_cast<float>((unsigned)(127 + e2) << 23);
     return sign ? -v : v;
   } else {
     out = ((ef - F.B + 127) << 23) | (m << (23 - F.M));
