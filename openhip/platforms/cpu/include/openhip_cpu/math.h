@@ -212,66 +212,93 @@ namespace lang {
 inline double erfcx_(double x) { return ::erfcx(x); }
 }  // namespace lang
 }  // namespace openhip
-inline double normcdf(double x) { return 0.5 * __builtin_erfc(-x / openhip::lang::kSqrt2); }
+// normcdf(x) = erfc(-x/sqrt(2))/2.  In the tail erfc amplifies the rounding of -x/sqrt(2) by
+// ~2t^2, so the argument is split into hi + lo and erfc corrected to first order.
+inline double normcdf(double x) {
+  const double c_hi = 0.70710678118654757, c_lo = -4.8336466567264567e-17;  // 1/sqrt(2)
+  const double t = -x;
+  const double hi = t * c_hi;
+  const double lo = __builtin_fma(t, c_hi, -hi) + t * c_lo;
+  const double e = __builtin_erfc(hi);
+  return 0.5 * (e - lo * 1.1283791670955125739 * __builtin_exp(-hi * hi));
+}
 inline double normcdfinv(double y) { return -openhip::lang::kSqrt2 * erfcinv(2.0 * y); }
 inline double rhypot(double x, double y) { return 1.0 / __builtin_hypot(x, y); }
+// Euclidean norms without spurious overflow/underflow: scale by a power of two (exact) taken from
+// the largest component, so the only roundings are those of the sum of squares and the sqrt.
+inline double norm_scaled(const double* p, int dim) {
+  double m = 0.0;
+  bool has_inf = false;
+  for (int i = 0; i < dim; ++i) {
+    has_inf |= __builtin_isinf(p[i]) != 0;
+    m = __builtin_fmax(m, __builtin_fabs(p[i]));
+  }
+  if (has_inf) return __builtin_inf();
+  if (m == 0.0 || __builtin_isnan(m)) {
+    double s = 0.0;
+    for (int i = 0; i < dim; ++i) s += p[i] * p[i];  // 0, or NaN
+    return s;
+  }
+  const int e = __builtin_ilogb(m);
+  double s = 0.0;
+  for (int i = 0; i < dim; ++i) {
+    const double v = __builtin_scalbn(p[i], -e);
+    s = __builtin_fma(v, v, s);
+  }
+  return __builtin_scalbn(__builtin_sqrt(s), e);
+}
 inline double norm3d(double a, double b, double c) {
-  if (__builtin_isinf(a) || __builtin_isinf(b) || __builtin_isinf(c)) return __builtin_inf();
-  const double m = __builtin_fmax(__builtin_fabs(a), __builtin_fmax(__builtin_fabs(b), __builtin_fabs(c)));
-  if (m == 0.0 || __builtin_isnan(m)) return a * a + b * b + c * c + m;
-  const double s = 1.0 / m;
-  a *= s; b *= s; c *= s;
-  return m * __builtin_sqrt(a * a + b * b + c * c);
+  const double p[3] = {a, b, c};
+  return norm_scaled(p, 3);
 }
 inline double rnorm3d(double a, double b, double c) { return 1.0 / norm3d(a, b, c); }
 inline double norm4d(double a, double b, double c, double d) {
-  if (__builtin_isinf(a) || __builtin_isinf(b) || __builtin_isinf(c) || __builtin_isinf(d))
-    return __builtin_inf();
-  const double m = __builtin_fmax(__builtin_fmax(__builtin_fabs(a), __builtin_fabs(b)),
-                                  __builtin_fmax(__builtin_fabs(c), __builtin_fabs(d)));
-  if (m == 0.0 || __builtin_isnan(m)) return a * a + b * b + c * c + d * d + m;
-  const double s = 1.0 / m;
-  a *= s; b *= s; c *= s; d *= s;
-  return m * __builtin_sqrt(a * a + b * b + c * c + d * d);
+  const double p[4] = {a, b, c, d};
+  return norm_scaled(p, 4);
 }
 inline double rnorm4d(double a, double b, double c, double d) { return 1.0 / norm4d(a, b, c, d); }
-inline double norm(int dim, const double* p) {
-  double m = 0.0;
-  for (int i = 0; i < dim; ++i) {
-    if (__builtin_isinf(p[i])) return __builtin_inf();
-    m = __builtin_fmax(m, __builtin_fabs(p[i]));
-  }
-  if (m == 0.0 || __builtin_isnan(m)) return m;
-  double s = 0.0;
-  for (int i = 0; i < dim; ++i) s += (p[i] / m) * (p[i] / m);
-  return m * __builtin_sqrt(s);
-}
+inline double norm(int dim, const double* p) { return norm_scaled(p, dim); }
 inline double rnorm(int dim, const double* p) { return 1.0 / norm(dim, p); }
-// Modified Bessel functions of the first kind, orders 0 and 1 (power series / asymptotic).
+// Modified Bessel functions of the first kind, orders 0 and 1: power series (|x| < 30) or
+// asymptotic series, evaluated in long double so that the double result is within a few ulp.
 inline double cyl_bessel_i0(double x) {
-  const double ax = __builtin_fabs(x);
-  if (ax < 30.0) {
-    double term = 1.0, sum = 1.0, q = 0.25 * x * x;
-    for (int k = 1; k < 200 && term > sum * 1e-17; ++k) { term *= q / ((double)k * k); sum += term; }
-    return sum;
+  const long double ax = __builtin_fabsl((long double)x);
+  if (ax < 30.0L) {
+    long double term = 1.0L, sum = 1.0L;
+    const long double q = 0.25L * ax * ax;
+    for (int k = 1; k < 200 && term > sum * 1e-21L; ++k) {
+      term *= q / ((long double)k * k);
+      sum += term;
+    }
+    return (double)sum;
   }
-  double sum = 1.0, term = 1.0;
-  for (int k = 1; k < 30; ++k) { term *= (2.0 * k - 1) * (2.0 * k - 1) / (8.0 * k * ax); sum += term; }
-  return __builtin_exp(ax) / __builtin_sqrt(2.0 * openhip::lang::kPi * ax) * sum;
+  long double sum = 1.0L, term = 1.0L;
+  for (int k = 1; k < 40; ++k) {
+    term *= (2.0L * k - 1) * (2.0L * k - 1) / (8.0L * k * ax);
+    sum += term;
+  }
+  return (double)(__builtin_expl(ax) / __builtin_sqrtl(2.0L * 3.14159265358979323846264338L * ax) * sum);
 }
 inline double cyl_bessel_i1(double x) {
-  const double ax = __builtin_fabs(x);
-  double r;
-  if (ax < 30.0) {
-    double term = 0.5 * ax, sum = term, q = 0.25 * x * x;
-    for (int k = 1; k < 200 && term > sum * 1e-17; ++k) { term *= q / ((double)k * (k + 1)); sum += term; }
+  const long double ax = __builtin_fabsl((long double)x);
+  long double r;
+  if (ax < 30.0L) {
+    long double term = 0.5L * ax, sum = term;
+    const long double q = 0.25L * ax * ax;
+    for (int k = 1; k < 200 && term > sum * 1e-21L; ++k) {
+      term *= q / ((long double)k * (k + 1));
+      sum += term;
+    }
     r = sum;
   } else {
-    double sum = 1.0, term = 1.0;
-    for (int k = 1; k < 30; ++k) { term *= -(4.0 - (2.0 * k - 1) * (2.0 * k - 1)) / (8.0 * k * ax); sum += term; }
-    r = __builtin_exp(ax) / __builtin_sqrt(2.0 * openhip::lang::kPi * ax) * sum;
+    long double sum = 1.0L, term = 1.0L;
+    for (int k = 1; k < 40; ++k) {
+      term *= -(4.0L - (2.0L * k - 1) * (2.0L * k - 1)) / (8.0L * k * ax);
+      sum += term;
+    }
+    r = __builtin_expl(ax) / __builtin_sqrtl(2.0L * 3.14159265358979323846264338L * ax) * sum;
   }
-  return x < 0 ? -r : r;
+  return x < 0 ? -(double)r : (double)r;
 }
 
 // ---------------------------------------------------------------------------------------------
