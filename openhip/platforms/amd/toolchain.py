@@ -2,8 +2,9 @@
 
 The source is compiled as given (compiler line numbers are the user's; hiprtc's temporary file
 name in the log is replaced by the user's file name) with openhip's ``include/`` directory first
-on the include path: it supplies what older ROCm lacks (HIP 6.2's ``_sync`` warp functions,
-``hip_bf16.h``/``__hip_bfloat16``) and keeps host C headers, which clash with hiprtc's own, out.
+on the include path: it supplies what older ROCm lacks (``hip_bf16.h``/``__hip_bfloat16``, parts of
+the ``__half`` API), openhip's own ``_sync`` warp functions (32- or 64-bit masks, every ROCm), and
+keeps host C headers, which clash with hiprtc's own, out.
 The arch is validated before hiprtc is called (see :mod:`.arch`).
 """
 
@@ -107,7 +108,6 @@ class HiprtcToolchain:
         return [
             target.hiprtc_option,
             f"-I{INCLUDE_DIR}",
-            "-DHIP_ENABLE_WARP_SYNC_BUILTINS",
             "-std=c++17",
             "-O3",
             *translate_options(options),

@@ -15,6 +15,7 @@
 #endif
 
 #include <hip/openhip_amd_compat.h>
+#include <hip/openhip_amd_rounding.h>
 #if defined(HIP_VERSION_MAJOR) && HIP_VERSION_MAJOR < 6
 #include <hip/openhip_amd_fp16_compat.h>  // ROCm 5's hiprtc pre-includes __half
 #endif

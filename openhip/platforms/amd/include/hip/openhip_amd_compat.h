@@ -1,9 +1,11 @@
-// openhip (AMD): HIP 6.2's warp-synchronous functions for older ROCm.
+// openhip (AMD): what kernels written for HIP 6.x / CUDA need and older ROCm lacks.
 //
-// openhip compiles with -DHIP_ENABLE_WARP_SYNC_BUILTINS, so HIP >= 6.2 provides these itself.
-// On older HIP they are defined here over the wavefront-wide forms. The mask may be 32 or 64
-// bits: the shuffles ignore it (the whole wavefront takes part, as on AMD hardware); the votes
-// only count lanes named in it.
+// The warp-synchronous functions (__shfl*_sync, __ballot/__any/__all_sync, __activemask,
+// __syncwarp, __reduce_*_sync, __match_*_sync) are openhip's on every ROCm release, built on the
+// wavefront-wide forms: ROCm < 6.2 has none, and ROCm >= 6.2 hides them behind
+// HIP_ENABLE_WARP_SYNC_BUILTINS and rejects 32-bit masks, which CUDA code passes. Here the mask
+// may be 32 or 64 bits: the shuffles ignore it (the whole wavefront takes part, as on AMD
+// hardware); the votes, reductions and matches count only the lanes it names.
 #pragma once
 #ifndef OPENHIP_AMD_COMPAT_H
 #define OPENHIP_AMD_COMPAT_H
@@ -40,10 +42,10 @@ __device__ __forceinline__ float __fmaf_ieee_rn(float a, float b, float c) {
     return __builtin_fmaf(a, b, c);
 }
 
-#if !defined(HIP_VERSION_MAJOR) || (HIP_VERSION_MAJOR * 100 + HIP_VERSION_MINOR) < 602
 
 // Shuffles of __half (HIP < 6.2 has them for 32/64-bit types only).
 #define OPENHIP_HALF_SHFL(name, T2)                                                            \
+    template <typename OpenhipT = void>                                                        \
     __device__ __forceinline__ __half name(__half v, T2 arg, int width = warpSize) {           \
         return __ushort_as_half(static_cast<unsigned short>(                                   \
             name(static_cast<int>(__half_as_ushort(v)), arg, width)));                         \
@@ -160,5 +162,4 @@ __device__ __forceinline__ unsigned long long __openhip_match_all_sync(MaskT mas
 #define __match_any_sync(...) __openhip_match_any_sync(__VA_ARGS__)
 #define __match_all_sync(...) __openhip_match_all_sync(__VA_ARGS__)
 
-#endif  // HIP < 6.2
 #endif
