@@ -128,6 +128,9 @@ class NvrtcToolchain:
             f"--include-path={INCLUDE_DIR}",
             "--pre-include=hip/hip_runtime.h",
             "-std=c++17",
+            # unannotated functions (constexpr helpers...) are device functions, as clang treats
+            # constexpr functions in HIP and as the CPU platform compiles everything
+            "-default-device",
             *translate_options(options),
         ]
 

@@ -199,6 +199,12 @@ def test_option_translation():
         translate_options(["--offload-arch=gfx90a"])
 
 
+def test_constexpr_helpers_are_device_functions(nvrtc):
+    src = ("constexpr int square(int x) { return x * x; }\n"
+           'extern "C" __global__ void k(int* a) { a[0] = square(a[1]); }\n')
+    assert "k" in nvrtc.compile(src, arch="sm_90").kernels
+
+
 def test_user_include_dirs_and_defines(nvrtc, tmp_path):
     (tmp_path / "mine.h").write_text("#define VALUE 42\n")
     program = nvrtc.compile('#include "mine.h"\nextern "C" __global__ void k(int* a) '

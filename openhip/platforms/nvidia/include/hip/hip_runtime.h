@@ -13,6 +13,7 @@
 #include <hip/hip_runtime_api.h>
 #include <hip/hip_vector_types.h>
 #include <hip/nvidia_detail/openhip_device.h>
+#include <hip/nvidia_detail/openhip_vector_ops.h>
 #include <hip/nvidia_detail/openhip_warp.h>
 #include <hip/nvidia_detail/openhip_atomics.h>
 #include <hip/nvidia_detail/openhip_hip_extras.h>
