@@ -191,6 +191,7 @@ class _Peers:
             from .launcher import free_port
             port[0] = free_port()
         comm.broadcast(port, 0)
+        torch.set_num_threads(1)  # no idle OpenMP threads spinning next to the other runs
         dist.init_process_group("gloo", init_method=f"tcp://127.0.0.1:{int(port[0])}",
                                 rank=comm.rank, world_size=comm.size)
         self.calls["gloo"] = lambda x: dist.all_reduce(x)
@@ -231,8 +232,10 @@ def run(cfg: dict, out: str) -> None:
                     bufs[name] = peers.make[name](max(1, size // 4))
                     impls[name] = (lambda call=call, x=bufs[name]: call(x))
             times: dict[str, list[float]] = {name: [] for name in impls}
-            for _ in range(cfg["repeats"]):  # alternate: each repeat times every implementation
-                for name, fn in impls.items():
+            order = list(impls.items())
+            for rep in range(cfg["repeats"]):  # each repeat times every implementation, and
+                k = rep % len(order)            # the order rotates so none always goes first
+                for name, fn in order[k:] + order[:k]:
                     times[name].append(_time(fn, comm.barrier, reduce_max, cfg["target"], 1))
             for name in impls:
                 wrong = check() if name == "openhip" else peers.check(name, bufs[name], r, n)

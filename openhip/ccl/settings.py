@@ -8,7 +8,7 @@ OPENHIP_CCL_SHM_SMALL (all-reduce bytes up to which the direct algorithm is used
 OPENHIP_CCL_ALGO (auto|direct|rsag|cma), OPENHIP_CCL_CMA (0: never read peers' memory
 directly), OPENHIP_CCL_CMA_MIN (all-reduce bytes from which the direct-read algorithm is used),
 OPENHIP_CCL_CMA_CHUNK (bytes per direct-read chunk, default 128 KiB), OPENHIP_CCL_SPIN_US
-(microseconds a waiting rank busy-polls before yielding its core, default 30; 20 when ranks
+(microseconds a waiting rank busy-polls before yielding its core, default 200; 20 when ranks
 outnumber cores).
 """
 

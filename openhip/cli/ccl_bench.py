@@ -39,6 +39,7 @@ def _run_job(n: int, cfg: dict, out: str, use_mpi: bool) -> str | None:
         cmd = [sys.executable, "-m", "openhip", "launch", "-n", str(n), "--no-python", *worker]
     env = dict(os.environ)
     env.pop("OPENHIP_CCL_UID", None)
+    env.setdefault("OMP_NUM_THREADS", "1")  # as torchrun: no spinning thread pools per rank
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if p.returncode != 0 or not os.path.exists(out):
         return f"benchmark job failed ({p.returncode}): {p.stderr.strip()[-1500:]}"

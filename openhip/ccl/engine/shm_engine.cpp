@@ -182,8 +182,8 @@ struct Waiter {
       if (peer >= 0 && pid_dead(c->slots[peer].pid)) return fail(c, E_DEAD, peer, true);
     }
     if (c->timeout > 0 && t - start > c->timeout) return fail(c, E_TIMEOUT, peer, true);
-    // spin ~30 us (the peer is running on another core), then give the core away: with more
-    // ranks than cores the peer may be waiting for exactly this core
+    // spin a while (c->spin: 200 us when every rank has a core, 20 us when ranks outnumber
+    // cores), then give the core away: the peer may be waiting for exactly this core
     yielding = t - start > c->spin;
     if (t - start > 0.02) { timespec ts{0, 20000}; nanosleep(&ts, nullptr); }
     else if (yielding) sched_yield();
@@ -823,7 +823,7 @@ PyObject *py_open(PyObject *, PyObject *args) {
   c->timeout = timeout; c->local_abort = 0;
   // busy-wait long when every rank has a core, briefly when ranks share cores
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-  c->spin = (ncpu > 0 && n > ncpu) ? 20e-6 : 30e-6;
+  c->spin = (ncpu > 0 && n > ncpu) ? 20e-6 : 200e-6;
   if (const char *sp = getenv("OPENHIP_CCL_SPIN_US")) c->spin = atof(sp) * 1e-6;
   size_t hdr = ((sizeof(Header) + 63) / 64) * 64;
   size_t slots = (size_t)n * sizeof(RankSlot);
