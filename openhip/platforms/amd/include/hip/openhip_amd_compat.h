@@ -37,6 +37,10 @@ __device__ __forceinline__ long long atomicMax(long long* address, long long val
     return __hip_atomic_fetch_max(address, val, __ATOMIC_RELAXED, __HIP_MEMORY_SCOPE_AGENT);
 }
 
+// __trap() (CUDA's spelling; ROCm 5.2 has only __builtin_trap).
+template <typename OpenhipT = void>
+__device__ __forceinline__ void __trap() { __builtin_trap(); }
+
 template <typename OpenhipT = float>
 __device__ __forceinline__ float __fmaf_ieee_rn(float a, float b, float c) {
     return __builtin_fmaf(a, b, c);

@@ -50,3 +50,7 @@ __device__ __forceinline__ int __popc(int x) { return __popc(static_cast<unsigne
 __device__ __forceinline__ int __popcll(long long x) {
     return __popcll(static_cast<unsigned long long>(x));
 }
+
+// HIP kernels may call abort(); on NVIDIA it traps like __trap() (the launch fails).
+__device__ __forceinline__ void abort() { __trap(); }
+
