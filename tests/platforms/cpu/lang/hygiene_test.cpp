@@ -13,6 +13,7 @@
 #include "hip/hip_vector_types.h"
 #include "hip/math_functions.h"
 #include "hip/device_functions.h"
+#include "hip/hip_fp8.h"
 #include <cmath>
 #include <cstdlib>
 
@@ -27,6 +28,8 @@ int main() {
   __half h = 1.0f;
   half2 h2 = __halves2half2(h, h);
   nv_bfloat16 b = 2.0f;
+  __hip_fp8_e4m3 e = 1.5f;
+  if ((float)e != 1.5f) return 1;
   float4 v = make_float4(1, 2, 3, 4) * 2.0f;
   int r = (int)std::sqrt(16.0) + (int)sqrtf(4.0f) + (int)fminf(1.0f, 2.0f) + std::abs(-1);
   return (__low2float(h2) + __bfloat162float(b) + v.w + (float)r) > 0 ? 0 : 1;
