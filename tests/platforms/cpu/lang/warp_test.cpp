@@ -100,6 +100,13 @@ int main() {
       __syncwarp();
     });
   }
+  // Lane masks.
+  run_warp(~0u, [&](unsigned l) {
+    CHECK(__lanemask_eq() == 1ull << l && __lanemask_lt() == (1ull << l) - 1, "lanemask eq/lt");
+    CHECK(__lanemask_le() == (2ull << l) - 1 && __lanemask_ge() == (0xffffffffull & ~((1ull << l) - 1)), "lanemask le/ge");
+    CHECK((__lanemask_gt() | __lanemask_le()) == 0xffffffffull && !(__lanemask_gt() & __lanemask_le()), "lanemask gt");
+    CHECK(__popcll(__ballot(1) & __lanemask_lt()) == l, "rank in warp");
+  });
   // Two half-warps voting independently with disjoint masks.
   run_warp(~0u, [&](unsigned l) {
     const uint64_t mine = l < 16 ? 0x0000ffffull : 0xffff0000ull;

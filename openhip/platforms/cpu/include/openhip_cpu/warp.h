@@ -16,6 +16,10 @@
 
 #include "lang_base.h"
 
+#ifdef OPENHIP_CPU_WARP_SIZE
+static_assert(OPENHIP_CPU_WARP_SIZE == 32, "warp.h implements a 32-lane warp");
+#endif
+
 namespace openhip {
 namespace lang {
 constexpr int kWarpSize = 32;
@@ -74,6 +78,12 @@ OPENHIP_LANG_FN uint64_t ballot(uint64_t mask, int pred) {
 }  // namespace openhip
 
 OPENHIP_LANG_FN int __lane_id() { return (int)openhip::detail::lane_id(); }
+// Lane masks relative to the calling lane (HIP's __lanemask_*; CUDA's %lanemask_* registers).
+OPENHIP_LANG_FN unsigned long long __lanemask_eq() { return 1ull << __lane_id(); }
+OPENHIP_LANG_FN unsigned long long __lanemask_lt() { return (1ull << __lane_id()) - 1ull; }
+OPENHIP_LANG_FN unsigned long long __lanemask_le() { return (2ull << __lane_id()) - 1ull; }
+OPENHIP_LANG_FN unsigned long long __lanemask_gt() { return 0xFFFFFFFFull & ~((2ull << __lane_id()) - 1ull); }
+OPENHIP_LANG_FN unsigned long long __lanemask_ge() { return 0xFFFFFFFFull & ~((1ull << __lane_id()) - 1ull); }
 
 // ---- shuffles: the _sync forms (templates, any 1-8 byte type, 32- or 64-bit mask) ------------------
 template <class MaskT, class T>
