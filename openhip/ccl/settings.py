@@ -8,8 +8,8 @@ OPENHIP_CCL_SHM_SMALL (all-reduce bytes up to which the direct algorithm is used
 OPENHIP_CCL_ALGO (auto|direct|rsag|cma), OPENHIP_CCL_CMA (0: never read peers' memory
 directly), OPENHIP_CCL_CMA_MIN (all-reduce bytes from which the direct-read algorithm is used),
 OPENHIP_CCL_CMA_CHUNK (bytes per direct-read chunk, default 128 KiB), OPENHIP_CCL_SPIN_US
-(microseconds a waiting rank busy-polls before yielding its core, default 200; 20 when ranks
-outnumber cores).
+(fixes how many microseconds a waiting rank busy-polls before it sleeps on a futex; by
+default this adapts between 5 and 200 µs, at most 20 when ranks outnumber cores).
 """
 
 from __future__ import annotations

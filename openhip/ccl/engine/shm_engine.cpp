@@ -29,6 +29,9 @@
 #include <sys/stat.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
+#include <sys/syscall.h>
+#include <linux/futex.h>
+#include <climits>
 #include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -51,7 +54,8 @@ struct alignas(64) RankSlot {
   int32_t attached;
   uint64_t addr[2];            // send / recv of the current cross-memory-attach all-reduce
   int32_t cma_ok;              // 1: this rank can read every peer with process_vm_readv
-  char pad[64 - 8 - 16 - 8 - 16 - 4];
+  std::atomic<int32_t> waiters;  // peers sleeping on this rank's seq (futex)
+  char pad[64 - 8 - 16 - 8 - 16 - 4 - 4];
 };
 static_assert(sizeof(RankSlot) == 64, "RankSlot");
 
@@ -100,6 +104,8 @@ struct Comm {
   size_t tmp_chunk;
   uint64_t cma_base;           // value of h->cma_next when the current CMA all-reduce began
   double spin;                 // seconds to busy-wait before yielding the core
+  double spin_max;             // upper bound of the adaptive spin
+  bool adaptive;               // false when OPENHIP_CCL_SPIN_US fixes the spin
 };
 
 inline double now() {
@@ -149,6 +155,17 @@ int fail(Comm *c, int code, int peer, bool broadcast) {
   return code;
 }
 
+// Sleep until the low 32 bits of *word change (or `ns` pass); wake every sleeper on a word.
+// The segment is MAP_SHARED, so these are the process-shared (non-private) futex calls.
+inline uint32_t *low_word(std::atomic<uint64_t> *w) { return reinterpret_cast<uint32_t *>(w); }
+inline void futex_wait(std::atomic<uint64_t> *w, uint32_t val, long ns) {
+  timespec ts{0, ns};
+  syscall(SYS_futex, low_word(w), FUTEX_WAIT, val, &ts, nullptr, 0);
+}
+inline void futex_wake(std::atomic<uint64_t> *w) {
+  syscall(SYS_futex, low_word(w), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+}
+
 // Waiter: spins, then yields, then sleeps; every so often checks abort flags, peer liveness
 // and the timeout.  `peer` is the rank being waited for (for the error message).
 struct Waiter {
@@ -156,12 +173,14 @@ struct Waiter {
   double start = 0, last_live = 0;
   uint64_t spins = 0;
   bool yielding = false;
+  bool futex = false;  // waiting for a peer's seq: sleep on it instead of yielding
+  bool slept = false;
   explicit Waiter(Comm *cc) : c(cc) {}
   // returns OK to keep waiting, else an error code (already recorded in c)
   int tick(int peer) {
     ++spins;
     if (spins < 256) { CPU_RELAX(); return OK; }           // a few microseconds of spinning
-    if (spins < (1u << 30) && (spins & 31) != 0) {
+    if (spins < (1u << 30) && (spins & 31) != 0 && !(yielding && futex)) {
       if (yielding) sched_yield(); else CPU_RELAX();
       return OK;
     }
@@ -182,11 +201,24 @@ struct Waiter {
       if (peer >= 0 && pid_dead(c->slots[peer].pid)) return fail(c, E_DEAD, peer, true);
     }
     if (c->timeout > 0 && t - start > c->timeout) return fail(c, E_TIMEOUT, peer, true);
-    // spin a while (c->spin: 200 us when every rank has a core, 20 us when ranks outnumber
-    // cores), then give the core away: the peer may be waiting for exactly this core
+    // spin a while (c->spin adapts between 5 us and 200 us; at most 20 us when ranks
+    // outnumber cores), then give the core away: the peer may be waiting for exactly it
     yielding = t - start > c->spin;
-    if (t - start > 0.02) { timespec ts{0, 20000}; nanosleep(&ts, nullptr); }
-    else if (yielding) sched_yield();
+    if (yielding && futex && peer >= 0) {
+      // sleep until the peer arrives (it wakes us) or 1 ms passes (to check faults again);
+      // a sleeper gets the core back promptly when woken, unlike a task that yields
+      RankSlot *ps = &c->slots[peer];
+      uint32_t cur = (uint32_t)ps->seq.load(std::memory_order_seq_cst);
+      ps->waiters.fetch_add(1, std::memory_order_seq_cst);
+      if ((uint32_t)ps->seq.load(std::memory_order_seq_cst) == cur) futex_wait(&ps->seq, cur, 1000000);
+      ps->waiters.fetch_sub(1, std::memory_order_seq_cst);
+      slept = true;
+    } else if (t - start > 0.02) {
+      timespec ts{0, 20000};
+      nanosleep(&ts, nullptr);
+    } else if (yielding) {
+      sched_yield();
+    }
     return OK;
   }
 };
@@ -195,14 +227,25 @@ struct Waiter {
 int sync_step(Comm *c, uint64_t s, uint64_t d, bool check) {
   RankSlot *me = &c->slots[c->rank];
   me->desc[s & 1] = d;
-  me->seq.store(s, std::memory_order_release);
+  me->seq.store(s, std::memory_order_seq_cst);
+  if (me->waiters.load(std::memory_order_seq_cst) > 0) futex_wake(&me->seq);
   Waiter w(c);
+  w.futex = true;
   for (int p = 0; p < c->n; ++p) {
     if (p == c->rank) continue;
     while (c->slots[p].seq.load(std::memory_order_acquire) < s) {
       int e = w.tick(p);
       if (e) return e;
     }
+  }
+  if (w.start != 0 && c->adaptive) {
+    // adaptive spinning: spin about as long as peers usually take to arrive, but give the
+    // core away at once when they are often off-core (more runnable tasks than cores)
+    double waited = now() - w.start;
+    if (!w.slept) c->spin = c->spin + c->spin / 8 + 1e-6;
+    else if (waited > c->spin_max) c->spin = c->spin / 2;
+    else c->spin = 2 * waited;
+    c->spin = c->spin < 5e-6 ? 5e-6 : (c->spin > c->spin_max ? c->spin_max : c->spin);
   }
   if (c->h->abort_word.load(std::memory_order_acquire) || c->local_abort.load(std::memory_order_relaxed)) {
     w.start = 1;  // force the slow checks: they report who aborted
@@ -823,8 +866,13 @@ PyObject *py_open(PyObject *, PyObject *args) {
   c->timeout = timeout; c->local_abort = 0;
   // busy-wait long when every rank has a core, briefly when ranks share cores
   long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-  c->spin = (ncpu > 0 && n > ncpu) ? 20e-6 : 200e-6;
-  if (const char *sp = getenv("OPENHIP_CCL_SPIN_US")) c->spin = atof(sp) * 1e-6;
+  c->spin_max = (ncpu > 0 && n > ncpu) ? 20e-6 : 200e-6;
+  c->spin = c->spin_max;
+  c->adaptive = true;
+  if (const char *sp = getenv("OPENHIP_CCL_SPIN_US")) {
+    c->spin = c->spin_max = atof(sp) * 1e-6;
+    c->adaptive = false;
+  }
   size_t hdr = ((sizeof(Header) + 63) / 64) * 64;
   size_t slots = (size_t)n * sizeof(RankSlot);
   size_t data = (size_t)n * 2 * slot;
@@ -1070,6 +1118,7 @@ PyObject *py_abort(PyObject *, PyObject *args) {
   uint64_t word = ((uint64_t)E_ABORT_LOCAL << 40) | ((uint64_t)c->rank << 20) | (uint64_t)c->rank;
   uint64_t zero = 0;
   c->h->abort_word.compare_exchange_strong(zero, word);
+  for (int p = 0; p < c->n; ++p) futex_wake(&c->slots[p].seq);  // sleepers look again
   Py_RETURN_NONE;
 }
 
@@ -1098,7 +1147,9 @@ PyObject *py_set_spin(PyObject *, PyObject *args) {
   if (!PyArg_ParseTuple(args, "Od", &cap, &t)) return nullptr;
   Comm *c = get_comm(cap);
   if (!c) return nullptr;
-  c->spin = t;
+  c->spin = c->spin_max = t;
+  c->adaptive = t < 0;
+  if (t < 0) c->spin = c->spin_max = 200e-6;
   Py_RETURN_NONE;
 }
 
