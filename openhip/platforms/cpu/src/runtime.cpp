@@ -258,7 +258,8 @@ struct Stream {
   std::string error;
   std::thread thread;
 
-  Stream() : thread([this] { loop(); }) {}
+  // Started in the body, once every member (the atomics below included) is initialised.
+  Stream() { thread = std::thread([this] { loop(); }); }
 
   // The stream thread spins a little (kSpinNs) after its queue empties before it sleeps, so a
   // host thread that launches in a loop does not pay a futex wake-up per launch.
