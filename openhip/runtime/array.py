@@ -295,8 +295,9 @@ class DeviceArray:
         if stream not in (None, -1) and self.device.platform != "cpu":
             self.device.synchronize()  # the consumer's stream must see our finished work
         dtype, did = self.__dlpack_device__()
+        versioned = max_version is not None and tuple(max_version)[0] >= 1
         return _dl.to_capsule(self, self.data.ptr if self.nbytes else 0, self.shape,
-                              self.dtype, dtype, did)
+                              self.dtype, dtype, did, versioned=versioned)
 
 
 def asarray(obj: Any, dtype: Any = None, device: Device | int | None = None,
@@ -381,7 +382,7 @@ def from_dlpack(obj: Any) -> DeviceArray:
         raise HipError("hipErrorInvalidDevice", f"no active {platform} device {dev_id} for this "
                        "DLPack tensor (check OPENHIP_PLATFORM)", routine="from_dlpack")
     try:
-        capsule = obj.__dlpack__(stream=None) if platform != "cpu" else obj.__dlpack__()
+        capsule = obj.__dlpack__(max_version=(1, 0))
     except TypeError:
         capsule = obj.__dlpack__()
     owner, ptr, shape, dtype, _, _ = _dl.from_capsule(capsule, obj)

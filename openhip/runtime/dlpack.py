@@ -46,6 +46,18 @@ _DELETER = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 _DLManagedTensor._fields_ = [("dl_tensor", _DLTensor), ("manager_ctx", ctypes.c_void_p),
                              ("deleter", _DELETER)]
 
+
+class _DLPackVersion(ctypes.Structure):
+    _fields_ = [("major", ctypes.c_uint32), ("minor", ctypes.c_uint32)]
+
+
+class _DLManagedTensorVersioned(ctypes.Structure):
+    _fields_ = [("version", _DLPackVersion), ("manager_ctx", ctypes.c_void_p),
+                ("deleter", _DELETER), ("flags", ctypes.c_uint64), ("dl_tensor", _DLTensor)]
+
+
+_FLAG_READ_ONLY = 1
+
 _api = ctypes.pythonapi
 _capsule_new = ctypes.PYFUNCTYPE(ctypes.py_object, ctypes.c_void_p, ctypes.c_char_p,
                                  ctypes.c_void_p)(("PyCapsule_New", _api))
@@ -62,6 +74,8 @@ _capsule_set_name = ctypes.PYFUNCTYPE(ctypes.c_int, ctypes.py_object, ctypes.c_c
 
 _NAME = b"dltensor"
 _USED = b"used_dltensor"
+_VNAME = b"dltensor_versioned"
+_VUSED = b"used_dltensor_versioned"
 # exported tensors alive until their consumer calls the deleter: address -> (struct, owner...)
 _exported: dict[int, tuple[Any, ...]] = {}
 
@@ -116,19 +130,26 @@ def _exported_deleter(address: int) -> None:
 @ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 def _capsule_destructor(capsule: int) -> None:
     # Called when the capsule dies. Unconsumed: we still own the tensor, so free it.
-    if _capsule_is_valid_raw(capsule, _NAME):
-        address = _capsule_get_pointer_raw(capsule, _NAME)
-        if address:
-            _exported.pop(address, None)
+    for name in (_NAME, _VNAME):
+        if _capsule_is_valid_raw(capsule, name):
+            address = _capsule_get_pointer_raw(capsule, name)
+            if address:
+                _exported.pop(address, None)
 
 
 def to_capsule(owner: Any, data_ptr: int, shape: tuple[int, ...], dtype: np.dtype,
-               device_type: int, device_id: int) -> Any:
-    """A ``dltensor`` capsule over C-contiguous memory kept alive through ``owner``."""
+               device_type: int, device_id: int, versioned: bool = False) -> Any:
+    """A ``dltensor`` (or, with ``versioned``, a DLPack 1.0 ``dltensor_versioned``) capsule
+    over C-contiguous memory kept alive through ``owner``."""
     code, bits = dtype_to_dl(dtype)
     ndim = len(shape)
     shape_arr = (ctypes.c_int64 * max(ndim, 1))(*shape)
-    managed = _DLManagedTensor()
+    if versioned:
+        managed = _DLManagedTensorVersioned()
+        managed.version = _DLPackVersion(1, 0)
+        managed.flags = 0
+    else:
+        managed = _DLManagedTensor()
     t = managed.dl_tensor
     t.data = data_ptr
     t.device = _DLDevice(device_type, device_id)
@@ -140,20 +161,24 @@ def to_capsule(owner: Any, data_ptr: int, shape: tuple[int, ...], dtype: np.dtyp
     managed.deleter = _exported_deleter
     address = ctypes.addressof(managed)
     _exported[address] = (managed, shape_arr, owner)
-    return _capsule_new(address, _NAME, ctypes.cast(_capsule_destructor, ctypes.c_void_p))
+    return _capsule_new(address, _VNAME if versioned else _NAME,
+                        ctypes.cast(_capsule_destructor, ctypes.c_void_p))
 
 
 class _Imported:
-    """Owns a consumed DLManagedTensor; calls the producer's deleter when collected."""
+    """Owns a consumed DLManagedTensor(Versioned); calls the producer's deleter when
+    collected."""
 
-    def __init__(self, address: int, producer: Any) -> None:
+    def __init__(self, address: int, producer: Any, versioned: bool) -> None:
         self.address = address
         self.producer = producer
+        self.versioned = versioned
 
     def __del__(self) -> None:
         address, self.address = self.address, 0
         if address:
-            managed = _DLManagedTensor.from_address(address)
+            cls = _DLManagedTensorVersioned if self.versioned else _DLManagedTensor
+            managed = cls.from_address(address)
             if managed.deleter:
                 managed.deleter(address)
 
@@ -164,11 +189,20 @@ def from_capsule(capsule: Any, producer: Any = None) -> tuple[_Imported, int, tu
 
     Only C-contiguous tensors are accepted (ValueError otherwise).
     """
-    if not _capsule_is_valid(capsule, _NAME):
+    if _capsule_is_valid(capsule, _VNAME):
+        versioned, name, used = True, _VNAME, _VUSED
+    elif _capsule_is_valid(capsule, _NAME):
+        versioned, name, used = False, _NAME, _USED
+    else:
         raise TypeError("expected an unconsumed 'dltensor' PyCapsule from __dlpack__()")
-    address = _capsule_get_pointer(capsule, _NAME)
-    managed = _DLManagedTensor.from_address(address)
-    t = managed.dl_tensor
+    address = _capsule_get_pointer(capsule, name)
+    if versioned:
+        vmanaged = _DLManagedTensorVersioned.from_address(address)
+        if vmanaged.version.major != 1:
+            raise TypeError(f"DLPack major version {vmanaged.version.major} is not supported")
+        t = vmanaged.dl_tensor
+    else:
+        t = _DLManagedTensor.from_address(address).dl_tensor
     ndim = t.ndim
     shape = tuple(t.shape[i] for i in range(ndim))
     dtype = dl_to_dtype(t.dtype.code, t.dtype.bits, t.dtype.lanes)
@@ -179,7 +213,7 @@ def from_capsule(capsule: Any, producer: Any = None) -> tuple[_Imported, int, tu
                 raise ValueError("only C-contiguous DLPack tensors can be imported; "
                                  "make the tensor contiguous first")
             expected *= shape[i]
-    _capsule_set_name(capsule, _USED)
-    owner = _Imported(address, producer)
+    _capsule_set_name(capsule, used)
+    owner = _Imported(address, producer, versioned)
     data = (t.data or 0) + t.byte_offset
     return owner, data, shape, dtype, t.device.device_type, t.device.device_id
