@@ -31,6 +31,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -248,7 +249,8 @@ def _dependencies(depfile: Path, workdir: Path) -> list[str]:
         if not token:
             continue
         path = os.path.abspath(os.path.join(workdir, token.replace("\\ ", " ")))
-        if path.startswith(str(workdir) + os.sep) or path.startswith(include):
+        if (path.startswith(str(workdir) + os.sep) or path.startswith(include)
+                or os.path.basename(path).startswith("openhip_pch.h")):
             continue
         if path not in out:
             out.append(path)
@@ -274,6 +276,64 @@ def _param_sizes(so_path: Path, indices: list[int]) -> dict[int, list[int]]:
     return out
 
 
+_pch_lock = threading.Lock()
+_pch_cache: dict[str, str | None] = {}
+
+
+def _pch_header(compiler: Compiler, flags: Sequence[str]) -> str | None:
+    """A precompiled <hip/hip_runtime.h> for these flags (GCC only), built once into the cache
+    directory; returns the header to ``-include`` (its ``.gch`` sits next to it), or None.
+
+    Parsing the headers is most of a small kernel's compile time. GCC checks a PCH's validity
+    itself (flags, macros defined on the command line that the headers use) and silently falls
+    back to the plain header, so a stale or unusable PCH costs time, never correctness.
+    """
+    if compiler.is_clang or os.environ.get("OPENHIP_CPU_PCH", "1") == "0":
+        return None
+    key = hashlib.sha256("\0".join([compiler.path, compiler.version, _include_digest(),
+                                     *flags]).encode()).hexdigest()[:20]
+    with _pch_lock:
+        if key in _pch_cache:
+            return _pch_cache[key]
+        directory = config.cache_dir() / "cpu-pch" / key
+        header = directory / "openhip_pch.h"
+        gch = directory / "openhip_pch.h.gch"
+        result: str | None = str(header)
+        if not (header.is_file() and gch.is_file()):
+            try:
+                directory.mkdir(parents=True, exist_ok=True)
+                if not header.is_file():
+                    tmp = directory / f".h-{os.getpid()}"
+                    tmp.write_text("#include <hip/hip_runtime.h>\n")
+                    os.replace(tmp, header)
+                tmp_gch = directory / f".gch-{os.getpid()}-{threading.get_ident()}"
+                cmd = [compiler.path, "-x", "c++-header", *flags, "-isystem", str(INCLUDE_DIR),
+                       str(header), "-o", str(tmp_gch)]
+                proc = subprocess.run(cmd, capture_output=True, text=True)
+                if proc.returncode == 0:
+                    os.replace(tmp_gch, gch)
+                else:
+                    result = None
+                if tmp_gch.exists():
+                    tmp_gch.unlink()
+            except OSError:  # read-only cache directory: compile without a PCH
+                result = None
+        _pch_cache[key] = result
+        return result
+
+
+@lru_cache(maxsize=1)
+def _include_digest() -> str:
+    h = hashlib.sha256()
+    for root, _dirs, files in sorted(os.walk(INCLUDE_DIR)):
+        for name in sorted(files):
+            path = os.path.join(root, name)
+            h.update(os.path.relpath(path, INCLUDE_DIR).encode())
+            with open(path, "rb") as f:
+                h.update(f.read())
+    return h.hexdigest()[:16]
+
+
 def compile_program(compiler: Compiler, source: str, *, arch: str,
                     options: Sequence[str] = (), name_expressions: Sequence[str] = (),
                     filename: str = "kernel.hip") -> CompiledProgram:
@@ -297,8 +357,9 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
         src.write_text(body + ("" if body.endswith("\n") else "\n") + footer, encoding="utf-8")
         out = work / "module.so"
         depfile = work / "module.d"
+        pch = _pch_header(compiler, [std, *BASE_FLAGS, march])
         cmd = [compiler.path, "-x", "c++", std, *BASE_FLAGS, march,
-               "-isystem", str(INCLUDE_DIR), "-include", "hip/hip_runtime.h",
+               "-isystem", str(INCLUDE_DIR), "-include", pch or "hip/hip_runtime.h",
                "-iquote", os.getcwd(), *user_flags,
                "-MMD", "-MF", str(depfile), "-o", str(out), rel]
         proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True)

@@ -10,7 +10,6 @@ the same source have separate globals, as on a GPU.
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import itertools
 import os
 import platform as _platform
@@ -75,17 +74,6 @@ def _physical_memory() -> int:
         return 0
 
 
-def _include_hash() -> str:
-    h = hashlib.sha256()
-    for root, _dirs, files in sorted(os.walk(INCLUDE_DIR)):
-        for name in sorted(files):
-            path = os.path.join(root, name)
-            h.update(os.path.relpath(path, INCLUDE_DIR).encode())
-            with open(path, "rb") as f:
-                h.update(f.read())
-    return h.hexdigest()[:16]
-
-
 class CpuPlatform(Platform):
     """HIP on the host CPU (see the module docstring)."""
 
@@ -144,7 +132,7 @@ class CpuPlatform(Platform):
     def compiler_identity(self, device: int | None = None) -> str:
         if self._identity is None:
             self._identity = (f"{self._compiler.path} | {self._compiler.version} | "
-                              f"include {_include_hash()} | abi 1")
+                              f"include {_cc._include_digest()} | abi 1")
         return self._identity
 
     def describe(self) -> dict[str, Any]:
