@@ -51,6 +51,8 @@ uint64_t g_dyn_shared_cap = 64 * 1024;    // dynamic shared memory per worker
 
 // How long an idle stream thread polls for new work before it sleeps.
 constexpr double kSpinMs = 0.05;
+// How long an idle pool thread polls for the next launch before it sleeps.
+constexpr double kPoolSpinMs = 0.2;
 
 inline void cpu_relax() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -169,6 +171,7 @@ class Pool {
     {
       std::lock_guard<std::mutex> lock(mu_);
       jobs_.push_back(job);
+      njobs_.store(jobs_.size(), std::memory_order_release);
       job->active = 1;
     }
     cv_.notify_all();
@@ -184,6 +187,7 @@ class Pool {
     for (size_t i = 0; i < jobs_.size(); ++i) {
       if (jobs_[i] == job) {
         jobs_.erase(jobs_.begin() + static_cast<long>(i));
+        njobs_.store(jobs_.size(), std::memory_order_release);
         return;
       }
     }
@@ -192,6 +196,16 @@ class Pool {
   void loop() {
     std::unique_lock<std::mutex> lock(mu_);
     for (;;) {
+      if (jobs_.empty()) {
+        // Poll a little before sleeping: launches often come back to back, and a sleeping
+        // helper joins a launch late (a futex wake-up, and a wait for a core when loaded).
+        lock.unlock();
+        const double until = now_ms() + kPoolSpinMs;
+        while (njobs_.load(std::memory_order_acquire) == 0 && now_ms() < until) {
+          for (int i = 0; i < 64; ++i) cpu_relax();
+        }
+        lock.lock();
+      }
       cv_.wait(lock, [this] { return !jobs_.empty(); });
       Job* job = jobs_.front();
       ++job->active;
@@ -206,6 +220,7 @@ class Pool {
   std::mutex mu_;
   std::condition_variable cv_, done_cv_;
   std::vector<Job*> jobs_;
+  std::atomic<size_t> njobs_{0};
   std::vector<std::thread> threads_;
 };
 

@@ -224,10 +224,12 @@ __attribute__((always_inline)) inline void block_wait(Block* b) {
   enter(b, i);
   // Switches mostly go round robin: fetch the fiber after next (its record and the top of its
   // stack) now, so it is in L1 when its turn comes (256 fibers' stacks do not fit in L1).
+#ifndef OPENHIP_CPU_NO_PREFETCH
   const unsigned after = (i + 1 == b->n) ? 0 : i + 1;
   __builtin_prefetch(&b->fibers[after]);
   __builtin_prefetch(b->fibers[after].sp);
   __builtin_prefetch(static_cast<char*>(b->fibers[after].sp) + 64);
+#endif
   openhip_cpu_switch(&b->fibers[from].sp, b->fibers[i].sp);
   // Resumed: the fiber that switched here has already called enter(b, from).
 }
