@@ -264,8 +264,9 @@ class CpuPlatform(Platform):
     def unload_module(self, device: int, module: Any) -> None:
         if not isinstance(module, CpuModule) or module.cdll is None:
             return
-        # Queued launches may still point into it.
-        self.device_synchronize(device)
+        # Queued launches may still point into it (their errors stay for the next synchronize).
+        if self._rt is not None:
+            self._rt.ohcpu_device_wait_idle()
         import _ctypes
 
         handle = module.cdll._handle

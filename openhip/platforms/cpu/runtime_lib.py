@@ -45,6 +45,8 @@ _PROTOTYPES: dict[str, tuple[object, list[object]]] = {
     "ohcpu_stream_synchronize": (_int, [_vp, _char_p, _int]),
     "ohcpu_stream_query": (_int, [_vp, _char_p, _int]),
     "ohcpu_device_synchronize": (_int, [_char_p, _int]),
+    "ohcpu_device_wait_idle": (None, []),
+    "ohcpu_after_fork_child": (None, []),
     "ohcpu_event_create": (_vp, []),
     "ohcpu_event_destroy": (None, [_vp]),
     "ohcpu_event_record": (_int, [_vp, _vp]),
@@ -79,6 +81,9 @@ class RuntimeLibrary:
         self.default_stream: int = self.ohcpu_default_stream()
         self.threads = threads
         self.stack_size = stack_size
+        if hasattr(os, "register_at_fork"):
+            # The worker threads do not survive fork(); the child starts new ones.
+            os.register_at_fork(after_in_child=self.ohcpu_after_fork_child)
 
 
 def _source_key(cxx_identity: str) -> str:

@@ -165,3 +165,34 @@ def test_parallel_blocks_all_run(cpu, dev):
     d = dev.put(np.zeros(7, np.int32))
     cpu.launch(0, fn("k"), (7000, 1, 1), (64, 1, 1), 0, None, pack(ptr(d)))
     np.testing.assert_array_equal(dev.get(d, 7, np.int32), [1000 * (63 * 64 // 2)] * 7)
+
+
+def test_unload_keeps_pending_errors(cpu, dev):
+    _, module, fn = build(cpu, "__global__ void boom(int* o) { __trap(); }")
+    cpu.launch(0, fn("boom"), (1, 1, 1), (1, 1, 1), 0, None, pack(ptr(dev.empty(4))))
+    cpu.unload_module(0, module)
+    with pytest.raises(HipError):
+        cpu.stream_synchronize(0, None)
+
+
+def test_fork_child_gets_fresh_workers(cpu, dev):
+    import os
+
+    _, _, fn = build(cpu, "__global__ void k(int* o) { o[blockIdx.x] = blockIdx.x + 1; }")
+    d = dev.empty(4 * 64)
+    cpu.launch(0, fn("k"), (64, 1, 1), (1, 1, 1), 0, None, pack(ptr(d)))
+    cpu.stream_synchronize(0, None)
+    pid = os.fork()
+    if pid == 0:  # child: launch again on fresh worker threads
+        code = 1
+        try:
+            cpu.memset(0, d, 0, 4 * 64, None)
+            cpu.launch(0, fn("k"), (64, 1, 1), (1, 1, 1), 0, None, pack(ptr(d)))
+            cpu.stream_synchronize(0, None)
+            out = np.zeros(64, np.int32)
+            cpu.copy_dtoh(0, out.ctypes.data, d, out.nbytes, None)
+            code = 0 if (out == np.arange(1, 65)).all() else 2
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0

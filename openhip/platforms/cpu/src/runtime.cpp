@@ -25,6 +25,7 @@
 #include <condition_variable>
 #include <deque>
 #include <mutex>
+#include <new>
 #include <string>
 #include <thread>
 #include <vector>
@@ -376,6 +377,13 @@ struct Stream {
     return take_error(msg, cap);
   }
 
+  // Waits for everything enqueued so far, leaving any kernel error for the next synchronize.
+  void wait_idle() {
+    std::unique_lock<std::mutex> lock(mu);
+    const uint64_t target = enqueued;
+    idle_cv.wait(lock, [this, target] { return finished >= target; });
+  }
+
   int query(char* msg, int cap) {
     std::lock_guard<std::mutex> lock(mu);
     if (status != 0) return take_error(msg, cap);
@@ -495,6 +503,31 @@ EXPORT int ohcpu_device_synchronize(char* msg, int cap) {
     }
   }
   return first;
+}
+
+// Waits for all work of every stream without consuming their errors (module unload).
+EXPORT void ohcpu_device_wait_idle() {
+  std::vector<Stream*> all;
+  {
+    std::lock_guard<std::mutex> lock(g_streams_mu);
+    all = g_streams;
+  }
+  for (Stream* s : all) s->wait_idle();
+}
+
+// In a child process after fork(): the worker and stream threads did not survive, and their
+// mutexes may be in any state.  Start afresh (the parent's streams are not valid here; their
+// memory is leaked on purpose).
+EXPORT void ohcpu_after_fork_child() {
+  if (g_pool == nullptr) return;
+  new (&g_streams_mu) std::mutex();
+  new (&g_event_mu) std::mutex();
+  new (&g_event_cv) std::condition_variable();
+  new (&g_streams) std::vector<Stream*>();
+  t_worker = nullptr;
+  g_pool = new Pool(g_threads - 1);
+  g_default = new Stream();
+  g_streams.push_back(g_default);
 }
 
 EXPORT void* ohcpu_event_create() { return new Event(); }
