@@ -55,7 +55,7 @@ struct alignas(64) RankSlot {
   uint64_t addr[2];            // send / recv of the current cross-memory-attach all-reduce
   int32_t cma_ok;              // 1: this rank can read every peer with process_vm_readv
   std::atomic<int32_t> waiters;  // peers sleeping on this rank's seq (futex)
-  char pad[64 - 8 - 16 - 8 - 16 - 4 - 4];
+  double arrive_t;             // CLOCK_MONOTONIC when this rank published seq (adaptive spin)
 };
 static_assert(sizeof(RankSlot) == 64, "RankSlot");
 
@@ -227,24 +227,32 @@ struct Waiter {
 int sync_step(Comm *c, uint64_t s, uint64_t d, bool check) {
   RankSlot *me = &c->slots[c->rank];
   me->desc[s & 1] = d;
+  double t_me = now();
+  me->arrive_t = t_me;
   me->seq.store(s, std::memory_order_seq_cst);
   if (me->waiters.load(std::memory_order_seq_cst) > 0) futex_wake(&me->seq);
   Waiter w(c);
   w.futex = true;
+  bool waited = false;
   for (int p = 0; p < c->n; ++p) {
     if (p == c->rank) continue;
     while (c->slots[p].seq.load(std::memory_order_acquire) < s) {
+      waited = true;
       int e = w.tick(p);
       if (e) return e;
     }
   }
-  if (w.start != 0 && c->adaptive) {
-    // adaptive spinning: spin about as long as peers usually take to arrive, but give the
-    // core away at once when they are often off-core (more runnable tasks than cores)
-    double waited = now() - w.start;
-    if (!w.slept) c->spin = c->spin + c->spin / 8 + 1e-6;
-    else if (waited > c->spin_max) c->spin = c->spin / 2;
-    else c->spin = 2 * waited;
+  if (waited && c->adaptive) {
+    // adaptive spinning, judged by when the last peer *arrived* (not when we woke up, which
+    // includes the wake-up latency of sleeping): spin about as long as peers usually take,
+    // but sleep at once when they are often off-core (more runnable tasks than cores)
+    double late = 0;
+    for (int p = 0; p < c->n; ++p) {
+      double a = c->slots[p].arrive_t - t_me;
+      if (p != c->rank && a > late) late = a;
+    }
+    if (late > c->spin_max) c->spin = c->spin / 2;
+    else if (late * 2 > c->spin) c->spin = late * 2 + 2e-6;
     c->spin = c->spin < 5e-6 ? 5e-6 : (c->spin > c->spin_max ? c->spin_max : c->spin);
   }
   if (c->h->abort_word.load(std::memory_order_acquire) || c->local_abort.load(std::memory_order_relaxed)) {
