@@ -161,7 +161,7 @@ def test_option_translation():
 
 
 @pytest.mark.parametrize("name", ["openhip_fpconv.h", "openhip_f16_impl.inc",
-                                  "openhip_hip_bfloat16_class.h"])
+                                  "openhip_fp8_impl.h", "openhip_hip_bfloat16_class.h"])
 def test_shared_headers_are_the_same_file_for_both_platforms(name):
     nv = (PKG / "nvidia" / "include" / "hip" / name).read_bytes()
     amd = (PKG / "amd" / "include" / "hip" / name).read_bytes()

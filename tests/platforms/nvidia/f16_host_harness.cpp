@@ -11,6 +11,8 @@
 #include <cstring>
 #include <vector>
 struct float2 { float x, y; };
+struct float4 { float x, y, z, w; };
+struct double2 { double x, y; };
 static inline float2 make_float2(float a, float b) { return float2{a, b}; }
 static inline unsigned atomicCAS(unsigned* p, unsigned c, unsigned v) {
     unsigned o = *p; if (o == c) *p = v; return o;
@@ -39,6 +41,8 @@ static inline unsigned atomicCAS(unsigned* p, unsigned c, unsigned v) {
 #define OHF_N(a, b) a##bfloat16##b
 #define OHF_DUP_NAME __bfloat162bfloat162
 #include <hip/openhip_f16_impl.inc>
+
+#include <hip/openhip_fp8_impl.h>
 
 template <class H> struct raw_of;
 template <> struct raw_of<__half> { typedef __half_raw type; };
@@ -85,7 +89,26 @@ static int run(const char* mode) {
     return 0;
 }
 
+static int run_fp8(const char* mode) {
+    const __hip_fp8_interpretation_t kinds[4] = {__HIP_E4M3, __HIP_E5M2, __HIP_E4M3_FNUZ,
+                                                 __HIP_E5M2_FNUZ};
+    if (!strcmp(mode, "fp8from")) {
+        for (float f : read_all<float>())
+            for (int k = 0; k < 4; ++k) {
+                put<unsigned char>(__hip_cvt_float_to_fp8(f, __HIP_NOSAT, kinds[k]));
+                put<unsigned char>(__hip_cvt_float_to_fp8(f, __HIP_SATFINITE, kinds[k]));
+            }
+    } else if (!strcmp(mode, "fp8to")) {
+        for (int k = 0; k < 4; ++k)
+            for (unsigned v = 0; v < 256; ++v) put<float>(__hip_cvt_fp8_to_float((unsigned char)v, kinds[k]));
+    } else {
+        return 2;
+    }
+    return 0;
+}
+
 int main(int argc, char** argv) {
+    if (argc == 3 && !strcmp(argv[2], "fp8")) return run_fp8(argv[1]);
     if (argc != 3) return 2;
     return !strcmp(argv[2], "half") ? run<__half>(argv[1]) : run<__hip_bfloat16>(argv[1]);
 }

@@ -132,3 +132,41 @@ def test_to_int_saturates_and_maps_nan_to_zero(harness, fmt):
             expect = np.clip(fn(wide), -2.0 ** 31, 2.0 ** 31 - 1)
         expect[nan] = 0
         assert np.array_equal(got[:, col], expect.astype(np.int64))
+
+
+FP8 = [("float8_e4m3fn", 448.0), ("float8_e5m2", 57344.0), ("float8_e4m3fnuz", 240.0),
+       ("float8_e5m2fnuz", 57344.0)]
+
+
+def test_fp8_to_float_is_exact(harness):
+    got = np.frombuffer(harness("fp8to", "fp8"), np.float32).reshape(4, 256)
+    bits = np.arange(256, dtype=np.uint8)
+    for k, (name, _) in enumerate(FP8):
+        ref = bits.view(getattr(ml_dtypes, name)).astype(np.float32)
+        nan = np.isnan(ref)
+        assert np.array_equal(np.isnan(got[k]), nan), name
+        assert np.array_equal(got[k][~nan], ref[~nan]), name
+
+
+def test_float_to_fp8_rounding_and_saturation(harness):
+    rng = np.random.default_rng(5)
+    xs = np.concatenate([
+        rng.standard_normal(20000).astype(np.float32) * 50,
+        rng.standard_normal(20000).astype(np.float32) * 1e-3,
+        np.array([0.0, -0.0, np.inf, -np.inf, 448, 449, 464, 480, 57344, 61440, 1e6, -1e6,
+                  240, 247, 248, 1e-9, -1e-9], np.float32)])
+    got = np.frombuffer(harness("fp8from", "fp8", xs.tobytes()), np.uint8).reshape(-1, 4, 2)
+    for k, (name, top) in enumerate(FP8):
+        dt = getattr(ml_dtypes, name)
+        with np.errstate(over="ignore", invalid="ignore"):
+            nosat = xs.astype(dt)
+            sat = np.clip(xs, -top, top).astype(dt)
+        for col, ref in ((0, nosat), (1, sat)):
+            ref_f = ref.astype(np.float32)
+            got_f = got[:, k, col].view(dt).astype(np.float32)
+            nan = np.isnan(ref_f)
+            assert np.array_equal(np.isnan(got_f), nan), (name, col)
+            assert np.array_equal(got_f[~nan], ref_f[~nan]), (name, col)
+            # the sign of zero too (FNUZ formats have none)
+            assert np.array_equal(np.signbit(got_f[~nan]), np.signbit(ref_f[~nan])), (name, col)
+

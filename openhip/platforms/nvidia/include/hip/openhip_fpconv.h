@@ -16,12 +16,19 @@ namespace openhip_fp {
 
 enum rounding { rn, rz, ru, rd };
 
+// A small binary format: E exponent bits, M mantissa bits, bias B, the largest finite pattern
+// (sign excluded), and whether the all-ones exponent means inf/NaN (IEEE style).
 struct fmt {
     int E, M, B;
     unsigned max_finite;
+    bool has_inf;
 };
-#define OPENHIP_FMT_HALF (openhip_fp::fmt{5, 10, 15, 0x7BFFu})
-#define OPENHIP_FMT_BF16 (openhip_fp::fmt{8, 7, 127, 0x7F7Fu})
+#define OPENHIP_FMT_HALF (openhip_fp::fmt{5, 10, 15, 0x7BFFu, true})
+#define OPENHIP_FMT_BF16 (openhip_fp::fmt{8, 7, 127, 0x7F7Fu, true})
+#define OPENHIP_FMT_E4M3 (openhip_fp::fmt{4, 3, 7, 0x7Eu, false})
+#define OPENHIP_FMT_E5M2 (openhip_fp::fmt{5, 2, 15, 0x7Bu, false})
+#define OPENHIP_FMT_E4M3_FNUZ (openhip_fp::fmt{4, 3, 8, 0x7Fu, false})
+#define OPENHIP_FMT_E5M2_FNUZ (openhip_fp::fmt{5, 2, 16, 0x7Fu, false})
 
 union f32 {
     float f;
@@ -48,8 +55,10 @@ OPENHIP_FP_FN unsigned float_to_small(float f, fmt F, rounding r) {
     const unsigned a = u & 0x7FFFFFFFu;
     const unsigned sbit = sign << (F.E + F.M);
     const unsigned exp_ones = ((1u << F.E) - 1u) << F.M;
+    // formats without infinity get max_finite + 1 on overflow (the caller maps it)
+    const unsigned inf_or_over = F.has_inf ? exp_ones : F.max_finite + 1u;
     if (a > 0x7F800000u) return sbit | exp_ones | (1u << (F.M - 1)) | ((a & 0x7FFFFFu) >> (23 - F.M));
-    if (a == 0x7F800000u) return sbit | exp_ones;
+    if (a == 0x7F800000u) return sbit | inf_or_over;
     if (a == 0) return sbit;
     const unsigned mant = (a & 0x7FFFFFu) | (a >= 0x800000u ? 0x800000u : 0u);
     const int e2 = (int)(a >= 0x800000u ? (a >> 23) : 1u) - 127 - 23;
@@ -87,7 +96,7 @@ OPENHIP_FP_FN unsigned float_to_small(float f, fmt F, rounding r) {
         else if (r == rz) to_inf = false;
         else if (r == ru) to_inf = !sign;
         else to_inf = sign;
-        return sbit | (to_inf ? exp_ones : F.max_finite);
+        return sbit | (to_inf ? inf_or_over : F.max_finite);
     }
     return sbit | out;
 }
@@ -97,7 +106,7 @@ OPENHIP_FP_FN float small_to_float(unsigned h, fmt F) {
     const unsigned ef = (h >> F.M) & ((1u << F.E) - 1u);
     const unsigned m = h & ((1u << F.M) - 1u);
     unsigned out;
-    if (ef == (1u << F.E) - 1u) {
+    if (F.has_inf && ef == (1u << F.E) - 1u) {
         out = 0x7F800000u | (m << (23 - F.M)) | (m ? 0x400000u : 0u);
     } else if (ef == 0) {
         // m * 2^-M * 2^(1-B), both factors normal floats and both products exact (the CPU

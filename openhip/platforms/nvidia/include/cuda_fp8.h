@@ -1,0 +1,3 @@
+// openhip (NVIDIA): CUDA's name for the fp8 header.
+#pragma once
+#include <hip/hip_fp8.h>
