@@ -26,6 +26,11 @@
 #define hipGridDim_z gridDim.z
 #endif
 
+// __managed__ variables (hiprtc 5.x does not define the macro; clang has the attribute).
+#ifndef __managed__
+#define __managed__ __attribute__((managed))
+#endif
+
 // atomicMin/atomicMax on long long (CUDA has them; ROCm 5.2 does not). Templates with a
 // defaulted parameter: where HIP declares the plain function, overload resolution prefers it.
 template <typename OpenhipT = long long>
