@@ -64,6 +64,12 @@ template <>
 struct is_arith_<long double> {
   static constexpr bool value = true;
 };
+// T, but dependent on D: keeps the bodies of the make_* templates from instantiating every vector
+// type when the header is parsed.
+template <class T, class D>
+struct dep_ {
+  using type = T;
+};
 template <class T>
 struct is_signed_ {
   static constexpr bool value = T(-1) < T(0);
@@ -200,16 +206,28 @@ constexpr bool operator!=(const HIP_vector_type<T, n>& a, const HIP_vector_type<
   return !(a == b);
 }
 
+// make_<type>: templates with a defaulted parameter, so that a vector type is only instantiated
+// when a kernel uses it (48 eager instantiations would cost compile time for every kernel).
 #define OPENHIP_VEC_TYPES(NAME, T)                                                              \
   typedef HIP_vector_type<T, 1> NAME##1;                                                        \
   typedef HIP_vector_type<T, 2> NAME##2;                                                        \
   typedef HIP_vector_type<T, 3> NAME##3;                                                        \
   typedef HIP_vector_type<T, 4> NAME##4;                                                        \
-  inline constexpr NAME##1 make_##NAME##1(T x) noexcept { return NAME##1{x}; }                  \
-  inline constexpr NAME##2 make_##NAME##2(T x, T y) noexcept { return NAME##2{x, y}; }          \
-  inline constexpr NAME##3 make_##NAME##3(T x, T y, T z) noexcept { return NAME##3{x, y, z}; }  \
-  inline constexpr NAME##4 make_##NAME##4(T x, T y, T z, T w) noexcept {                        \
-    return NAME##4{x, y, z, w};                                                                 \
+  template <class D = void>                                                                     \
+  constexpr typename openhip::lang::dep_<NAME##1, D>::type make_##NAME##1(T x) noexcept {                                              \
+    return typename openhip::lang::dep_<NAME##1, D>::type{x};                                   \
+  }                                                                                             \
+  template <class D = void>                                                                     \
+  constexpr typename openhip::lang::dep_<NAME##2, D>::type make_##NAME##2(T x, T y) noexcept {                                         \
+    return typename openhip::lang::dep_<NAME##2, D>::type{x, y};                                \
+  }                                                                                             \
+  template <class D = void>                                                                     \
+  constexpr typename openhip::lang::dep_<NAME##3, D>::type make_##NAME##3(T x, T y, T z) noexcept {                                    \
+    return typename openhip::lang::dep_<NAME##3, D>::type{x, y, z};                             \
+  }                                                                                             \
+  template <class D = void>                                                                     \
+  constexpr typename openhip::lang::dep_<NAME##4, D>::type make_##NAME##4(T x, T y, T z, T w) noexcept {                               \
+    return typename openhip::lang::dep_<NAME##4, D>::type{x, y, z, w};                          \
   }
 OPENHIP_VEC_TYPES(char, char)
 OPENHIP_VEC_TYPES(uchar, unsigned char)
