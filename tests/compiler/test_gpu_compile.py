@@ -129,3 +129,38 @@ def test_cc_errors(tmp_path, isolated_cache):
     assert proc.returncode == 2 and "gfx942" in proc.stderr  # refused, not aborted
     proc = _cc("--platform", "amd", "--arch", "gfx90a", "missing.hip", cwd=tmp_path)
     assert proc.returncode == 2
+
+
+C_HEADERS_KERNEL = r"""
+#include <hip/hip_runtime.h>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <cstdint>
+#include <cstddef>
+#include <climits>
+#include <cfloat>
+#include <cmath>
+#include <cassert>
+#include <stdint.h>
+#include <math.h>
+extern "C" __global__ void c_headers(int* a, float* f, int64_t* q) {
+    printf("thread %d\n", (int)threadIdx.x);
+    memcpy(a, a + 1, sizeof(int));
+    memset(a + 2, 0, sizeof(int));
+    int* p = (int*)malloc(16);
+    free(p);
+    q[0] = INT64_MAX + INT_MIN;
+    f[0] = FLT_EPSILON + sqrtf(f[1]) + (float)M_PI;
+    assert(a[0] >= 0);
+    if (a[3] < 0) abort();
+}
+"""
+
+
+@pytest.mark.parametrize("platform,arch", [("nvidia", "sm_90"), ("amd", "gfx90a")])
+def test_c_headers_kernels_include(platform, arch):
+    """The C headers kernels commonly include resolve under NVRTC (which ships none) and under
+    hiprtc (whose host headers clash with HIP's pre-included ones)."""
+    tool = _toolchain(platform)
+    assert "c_headers" in tool.compile(C_HEADERS_KERNEL, arch=arch).kernels

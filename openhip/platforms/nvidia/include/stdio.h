@@ -1,0 +1,2 @@
+// openhip (NVIDIA): NVRTC declares printf for device code itself; kernels may still include this.
+#pragma once

@@ -1,0 +1,3 @@
+// openhip (NVIDIA): NVRTC declares malloc/free for device code itself; abort() comes with
+// hip/hip_runtime.h (it traps).
+#pragma once

@@ -1,0 +1,2 @@
+// openhip (NVIDIA): NVRTC declares memcpy/memset for device code itself.
+#pragma once
