@@ -253,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=".")
     parser.add_argument("--skip-bitwise", action="store_true")
+    parser.add_argument("--bitwise-only", action="store_true",
+                        help="only the bitwise comparison, added to an existing bench_gpu.json")
     parser.add_argument("--n", type=int, default=N, help="elements of the bandwidth tests")
     parser.add_argument("--compare", default="cpu,nvidia",
                         help="the two platforms whose integer results are compared")
@@ -271,8 +273,13 @@ def main(argv: list[str] | None = None) -> int:
         print(report(result))
         return 1
     result: dict = {"device": f"{dev.properties.name} ({dev.properties.arch})"}
-    for key, fn in (("bandwidth", lambda: bench_bandwidth(hip, args.n)),
-                    ("launch", lambda: bench_launch(hip))):
+    previous = out_dir / "bench_gpu.json"
+    if args.bitwise_only and previous.exists():
+        result = json.loads(previous.read_text())
+    measures = () if args.bitwise_only else (
+        ("bandwidth", lambda: bench_bandwidth(hip, args.n)),
+        ("launch", lambda: bench_launch(hip)))
+    for key, fn in measures:
         try:
             result[key] = fn()
         except Exception as exc:  # noqa: BLE001 - report and go on to the next measure
