@@ -55,7 +55,7 @@ struct alignas(64) RankSlot {
   uint64_t addr[2];            // send / recv of the current cross-memory-attach all-reduce
   int32_t cma_ok;              // 1: this rank can read every peer with process_vm_readv
   std::atomic<int32_t> waiters;  // peers sleeping on this rank's seq (futex)
-  double arrive_t;             // CLOCK_MONOTONIC when this rank published seq (adaptive spin)
+  uint32_t arrive_us[2];       // when this rank arrived at the step of this parity (µs, wraps)
 };
 static_assert(sizeof(RankSlot) == 64, "RankSlot");
 
@@ -227,8 +227,8 @@ struct Waiter {
 int sync_step(Comm *c, uint64_t s, uint64_t d, bool check) {
   RankSlot *me = &c->slots[c->rank];
   me->desc[s & 1] = d;
-  double t_me = now();
-  me->arrive_t = t_me;
+  uint32_t t_me = (uint32_t)(uint64_t)(now() * 1e6);
+  me->arrive_us[s & 1] = t_me;  // by parity: a peer can already be one step further
   me->seq.store(s, std::memory_order_seq_cst);
   if (me->waiters.load(std::memory_order_seq_cst) > 0) futex_wake(&me->seq);
   Waiter w(c);
@@ -248,7 +248,7 @@ int sync_step(Comm *c, uint64_t s, uint64_t d, bool check) {
     // but sleep at once when they are often off-core (more runnable tasks than cores)
     double late = 0;
     for (int p = 0; p < c->n; ++p) {
-      double a = c->slots[p].arrive_t - t_me;
+      double a = (int32_t)(c->slots[p].arrive_us[s & 1] - t_me) * 1e-6;
       if (p != c->rank && a > late) late = a;
     }
     if (late > c->spin_max) c->spin = c->spin / 2;
@@ -1161,7 +1161,16 @@ PyObject *py_set_spin(PyObject *, PyObject *args) {
   Py_RETURN_NONE;
 }
 
+PyObject *py_spin(PyObject *, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return nullptr;
+  Comm *c = get_comm(cap);
+  if (!c) return nullptr;
+  return PyFloat_FromDouble(c->spin);
+}
+
 PyMethodDef methods[] = {
+    {"spin", py_spin, METH_VARARGS, "the current busy-wait budget in seconds"},
     {"set_spin", py_set_spin, METH_VARARGS, "seconds to busy-wait before yielding"},
     {"uses_cma", py_uses_cma, METH_VARARGS, "True when large all-reduces read peers directly"},
     {"open", py_open, METH_VARARGS, "attach to (or create) a communicator segment"},
