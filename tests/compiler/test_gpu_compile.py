@@ -164,3 +164,24 @@ def test_c_headers_kernels_include(platform, arch):
     hiprtc (whose host headers clash with HIP's pre-included ones)."""
     tool = _toolchain(platform)
     assert "c_headers" in tool.compile(C_HEADERS_KERNEL, arch=arch).kernels
+
+
+@pytest.mark.parametrize("platform,arch", [("nvidia", "sm_80"), ("amd", "gfx1030")])
+def test_user_headers_are_cache_dependencies(platform, arch, tmp_path, isolated_cache):
+    """Editing a header the kernel includes through -I rebuilds it (the cache re-checks the
+    dependencies the toolchain lists)."""
+    _toolchain(platform)
+    import openhip
+
+    (tmp_path / "inc").mkdir()
+    header = tmp_path / "inc" / "value.h"
+    header.write_text('#include "more.h"\n#define VALUE 1\n')
+    (tmp_path / "inc" / "more.h").write_text("#define MORE 2\n")
+    src = ('#include "value.h"\nextern "C" __global__ void k(int* a) { a[0] = VALUE + MORE; }\n')
+    opts = [f"-I{tmp_path / 'inc'}"]
+    program = openhip.compile_program(src, platform=platform, arch=arch, options=opts)
+    assert sorted(program.metadata["dependencies"]) == sorted(
+        [str(header), str(tmp_path / "inc" / "more.h")])
+    first = program.binary
+    header.write_text('#include "more.h"\n#define VALUE 12345\n')
+    assert openhip.compile(src, platform=platform, arch=arch, options=opts) != first

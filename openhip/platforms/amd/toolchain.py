@@ -20,6 +20,7 @@ from pathlib import Path
 from ...errors import CompileError
 from ..base import CompiledProgram
 from ..nvidia import elf
+from ..nvidia.deps import user_dependencies
 from ..nvidia.names import auto_name_expressions, merge_lowered
 from . import lib as hiplib
 from .arch import AmdArch, parse_arch, supported_archs
@@ -137,7 +138,8 @@ class HiprtcToolchain:
         kernel_map, global_map = merge_lowered(kernels, globals_, lowered)
         return CompiledProgram(binary=binary, platform="amd", arch=target.name,
                                kernels=kernel_map, globals=global_map,
-                               metadata={"format": "hsaco", "options": opts},
+                               metadata={"format": "hsaco", "options": opts,
+                                         "dependencies": user_dependencies(source, options)},
                                log=log.strip())
 
     def _compile_once(self, source: str, filename: str, opts: list[str],

@@ -16,6 +16,7 @@ from ...errors import CompileError
 from ..base import CompiledProgram
 from . import elf
 from .arch import NvidiaArch, parse_arch
+from .deps import user_dependencies
 from .names import auto_name_expressions, merge_lowered
 
 INCLUDE_DIR = Path(__file__).with_name("include")
@@ -164,7 +165,8 @@ class NvrtcToolchain:
         return CompiledProgram(
             binary=binary, platform="nvidia", arch=target.name, kernels=kernel_map,
             globals=global_map,
-            metadata={"format": "ptx" if target.is_ptx else "cubin", "options": opts},
+            metadata={"format": "ptx" if target.is_ptx else "cubin", "options": opts,
+                      "dependencies": user_dependencies(source, options)},
             log=log.strip(),
         )
 
