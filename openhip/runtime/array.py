@@ -278,9 +278,11 @@ class DeviceArray:
     def __cuda_array_interface__(self) -> dict[str, Any]:
         if self.device.platform == "cpu":
             raise AttributeError("__cuda_array_interface__ exists only on GPU platforms")
+        # openhip's default stream is the legacy default stream (1 in the interface's terms);
+        # consumers synchronise on it before touching the data.
         return {"version": 3, "shape": self.shape, "typestr": self.dtype.str,
                 "descr": self.dtype.descr, "data": (self.data.ptr, False), "strides": None,
-                "stream": None}
+                "stream": 1}
 
     def __dlpack_device__(self) -> tuple[int, int]:
         dev = self.device
@@ -293,11 +295,29 @@ class DeviceArray:
         if copy:
             return self.copy().__dlpack__()
         if stream not in (None, -1) and self.device.platform != "cpu":
-            self.device.synchronize()  # the consumer's stream must see our finished work
+            self._order_before_consumer(stream)
         dtype, did = self.__dlpack_device__()
         versioned = max_version is not None and tuple(max_version)[0] >= 1
         return _dl.to_capsule(self, self.data.ptr if self.nbytes else 0, self.shape,
                               self.dtype, dtype, did, versioned=versioned)
+
+
+    def _order_before_consumer(self, stream: int) -> None:
+        """Make the consumer's stream wait for the work queued on our default stream (which,
+        being the legacy default stream, follows all blocking streams)."""
+        dev = self.device
+        platform, index = dev._platform, dev._index
+        wrap = getattr(platform, "stream_from_handle", None)
+        if wrap is None or not isinstance(stream, int):
+            dev.synchronize()
+            return
+        handle = 0 if stream in (1, 2) else stream
+        event = platform.event_create(index)
+        try:
+            platform.event_record(index, event, None)
+            platform.stream_wait_event(index, wrap(index, handle), event)
+        finally:
+            platform.event_destroy(index, event)
 
 
 def asarray(obj: Any, dtype: Any = None, device: Device | int | None = None,
