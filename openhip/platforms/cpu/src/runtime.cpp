@@ -71,6 +71,7 @@ double now_ms() {
 
 // ---- per-thread worker context ----------------------------------------------------------------
 int ensure_fibers(openhip_worker* w, uint32_t fibers, uint64_t scratch_bytes);
+long page_size();
 
 struct WorkerContext {
   openhip_worker w;
@@ -89,7 +90,13 @@ struct WorkerContext {
   }
   ~WorkerContext() {
     if (w.dyn_shared) munmap(w.dyn_shared, g_dyn_shared_cap);
-    if (w.stacks) munmap(w.stacks - 4096, uint64_t(w.fiber_capacity) * w.stack_size + 4096);
+    if (w.stacks) {  // give the slot's memory back (the slot itself is not reused)
+      const uint64_t pg = uint64_t(page_size());
+      unsigned char* slot = w.stacks - 2 * pg;
+      const uint64_t bytes = 2 * pg + uint64_t(w.fiber_capacity) * w.stack_size;
+      mmap(slot, (bytes + pg - 1) & ~(pg - 1), PROT_NONE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    }
     free(w.scratch);
   }
 };
@@ -101,20 +108,64 @@ openhip_worker* this_worker() {
   return &t_worker->w;
 }
 
-// Stacks are one mapping: a guard page, then `capacity` stacks (MAP_NORESERVE: only the pages a
-// fiber touches cost memory).  The engine writes a canary at the bottom of every stack and checks
-// it after the blocks; the guard page catches the lowest stack.
+// The fiber region: one PROT_NONE reservation for every worker's stacks (see abi.h), slots of
+// 2^g_slot_shift bytes handed out once per worker thread, made accessible as they grow.
+std::mutex g_region_mu;
+unsigned char* g_region = nullptr;
+uint64_t g_region_size = 0;
+uint32_t g_slot_shift = 0;
+uint32_t g_slots_used = 0;
+constexpr uint32_t kSlots = 1024;
+
+long page_size() {
+  static const long pg = sysconf(_SC_PAGESIZE) > 0 ? sysconf(_SC_PAGESIZE) : 4096;
+  return pg;
+}
+
+bool reserve_region() {  // g_region_mu held
+  if (g_region != nullptr) return true;
+  const uint64_t need = uint64_t(1024) * (g_stack_size + 9 * 64) + 2 * uint64_t(page_size());
+  uint32_t shift = 20;
+  while ((uint64_t(1) << shift) < need) ++shift;
+  const uint64_t slot = uint64_t(1) << shift;
+  const uint64_t size = slot * kSlots;
+  void* p = mmap(nullptr, size + slot, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+  if (p == MAP_FAILED) return false;
+  const uintptr_t raw = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t base = (raw + slot - 1) & ~(slot - 1);
+  if (base > raw) munmap(p, base - raw);
+  const uintptr_t end = raw + size + slot;
+  if (end > base + size) munmap(reinterpret_cast<void*>(base + size), end - (base + size));
+  g_region = reinterpret_cast<unsigned char*>(base);
+  g_region_size = size;
+  g_slot_shift = shift;
+  return true;
+}
+
+// Makes room for `fibers` stacks (in this worker's slot) and the engine's scratch memory.
 int ensure_fibers(openhip_worker* w, uint32_t fibers, uint64_t scratch_bytes) {
+  const uint64_t pg = uint64_t(page_size());
+  if (w->stacks == nullptr) {
+    std::lock_guard<std::mutex> lock(g_region_mu);
+    if (!reserve_region() || g_slots_used == kSlots) return kOutOfMemory;
+    unsigned char* slot = g_region + (uint64_t(g_slots_used++) << g_slot_shift);
+    if (mprotect(slot, pg, PROT_READ | PROT_WRITE) != 0) return kOutOfMemory;  // header page
+    w->fiber_region = g_region;
+    w->fiber_region_size = g_region_size;
+    w->fiber_slot_shift = g_slot_shift;
+    w->stacks = slot + 2 * pg;  // after the header and a guard page
+    w->fiber_capacity = 0;
+  }
   if (fibers > w->fiber_capacity) {
     uint32_t cap = w->fiber_capacity ? w->fiber_capacity : 64;
     while (cap < fibers) cap *= 2;
-    const uint64_t bytes = uint64_t(cap) * w->stack_size + 4096;
-    void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
-    if (p == MAP_FAILED) return kOutOfMemory;
-    mprotect(p, 4096, PROT_NONE);
-    if (w->stacks) munmap(w->stacks - 4096, uint64_t(w->fiber_capacity) * w->stack_size + 4096);
-    w->stacks = static_cast<unsigned char*>(p) + 4096;
+    const uint64_t limit = (uint64_t(1) << w->fiber_slot_shift) - 2 * pg;
+    if (uint64_t(cap) * w->stack_size > limit) cap = fibers;
+    const uint64_t bytes = (uint64_t(cap) * w->stack_size + pg - 1) & ~(pg - 1);
+    if (bytes > limit || mprotect(w->stacks, bytes, PROT_READ | PROT_WRITE) != 0) {
+      return kOutOfMemory;
+    }
     w->fiber_capacity = cap;
   }
   if (scratch_bytes > w->scratch_size) {

@@ -11,7 +11,7 @@
 #pragma once
 #include <stdint.h>
 
-#define OPENHIP_CPU_ABI_VERSION 1
+#define OPENHIP_CPU_ABI_VERSION 2
 
 #ifdef __cplusplus
 extern "C" {
@@ -33,6 +33,14 @@ struct openhip_worker {
   // (kernels cache it in function-local thread_local pointers), dyn_shared_cap bytes usable.
   unsigned char* dyn_shared;
   uint64_t dyn_shared_cap;
+  // Fiber stacks live in one address range reserved by the runtime for all workers: 2^slot_shift
+  // bytes per worker, slot-aligned.  A slot starts with a header page (the engine keeps the
+  // running Block* in its first word), then a guard page, then the stacks.  So code running on
+  // a fiber finds its block from the stack pointer alone, without a TLS lookup.
+  unsigned char* fiber_region;
+  uint64_t fiber_region_size;
+  uint32_t fiber_slot_shift;
+  uint32_t reserved0;
   // Fiber stacks: fiber_capacity stacks of stack_size bytes each starting at `stacks`, plus
   // `scratch` (scratch_size bytes) for the engine's per-block bookkeeping.  Grown on demand by
   // ensure_fibers(); never shrink while the thread lives.

@@ -74,6 +74,11 @@ struct dim3 {
 };
 
 static thread_local ::openhip::detail::index3 threadIdx, blockIdx, blockDim, gridDim;
+// A second name for threadIdx (same storage): the fiber scheduler writes threadIdx through a
+// pointer taken from this alias, so threadIdx itself stays never address-taken (see above) and
+// a switch needs no TLS lookup.  (_ZL9threadIdx: the Itanium name of the static above.)
+extern __thread ::openhip::detail::index3 openhip_cpu_threadIdx_alias
+    __attribute__((alias("_ZL9threadIdx"), visibility("hidden")));
 static constexpr int warpSize = OPENHIP_CPU_WARP_SIZE;
 
 #define hipThreadIdx_x (threadIdx.x)
@@ -128,6 +133,7 @@ struct Block {
   const void* args;
   unsigned char* stacks;
   uint64_t stack_size;
+  index3* tid;              // this OS thread's threadIdx (through the alias)
 };
 
 struct ThreadState {
@@ -189,9 +195,26 @@ namespace detail {
 __attribute__((always_inline)) inline void enter(Block* b, unsigned i) {
   const Fiber& f = b->fibers[i];
   b->cur = i;
-  threadIdx.x = f.x;
-  threadIdx.y = f.y;
-  threadIdx.z = f.z;
+  b->tid->x = f.x;
+  b->tid->y = f.y;
+  b->tid->z = f.z;
+}
+
+// The fiber region (abi.h), the same for every worker thread: set by fiber_run.
+static unsigned char* g_fiber_region;
+static uint64_t g_fiber_region_size;
+static unsigned g_fiber_slot_shift;
+
+// The block of the fiber running this code, found from the stack pointer (the header of the
+// worker's slot in the fiber region); nullptr when not on a fiber stack, i.e. in loop mode.
+__attribute__((always_inline)) inline Block* current_block() {
+  const uintptr_t sp = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  const uintptr_t region = reinterpret_cast<uintptr_t>(
+      __atomic_load_n(&g_fiber_region, __ATOMIC_RELAXED));
+  const uintptr_t off = sp - region;
+  if (off >= __atomic_load_n(&g_fiber_region_size, __ATOMIC_RELAXED)) return nullptr;
+  const unsigned shift = __atomic_load_n(&g_fiber_slot_shift, __ATOMIC_RELAXED);
+  return *reinterpret_cast<Block* const*>(region + ((off >> shift) << shift));
 }
 
 [[noreturn]] __attribute__((noinline, cold)) inline void deadlock(Block* b) {
@@ -294,9 +317,9 @@ __attribute__((noinline)) inline void fiber_finish(Block* b) {
 // Where every fiber starts: run the kernel for one thread, park, repeat for the next block.
 inline void fiber_main() {
   for (;;) {
-    Block* b = tstate.block;
+    Block* b = current_block();
     b->body(b->args);
-    fiber_finish(tstate.block);
+    fiber_finish(current_block());
   }
 }
 
@@ -305,7 +328,7 @@ inline void fiber_main() {
 // must be at the same __syncthreads; threads at two different ones can never all meet (the
 // GPU's undefined behaviour), which is reported as a deadlock at once.
 __attribute__((noinline)) inline int barrier(unsigned line, int pred, int kind) {
-  Block* b = tstate.block;
+  Block* b = current_block();
   if (__builtin_expect(b == nullptr, 0)) {
     loop_violation("__syncthreads", line);
     return pred;
@@ -341,7 +364,7 @@ __attribute__((noinline)) inline int barrier(unsigned line, int pred, int kind) 
 }
 
 inline unsigned linear_thread_id() {
-  Block* b = tstate.block;
+  Block* b = current_block();
   if (b != nullptr) return b->fibers[b->cur].linear;
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
@@ -352,7 +375,7 @@ inline unsigned warp_id() { return linear_thread_id() >> 5; }
 
 // Lanes of this warp that exist and have not exited.
 inline uint64_t warp_live_mask() {
-  Block* b = tstate.block;
+  Block* b = current_block();
   if (b == nullptr) {
     loop_violation("a warp function", 0);
     return 0xffffffffu;
@@ -364,7 +387,7 @@ inline uint64_t warp_live_mask() {
 // `value`; returns once all of them have, with the warp's 32 deposited values (index = lane),
 // valid until this lane's next warp_exchange.
 __attribute__((noinline)) inline const uint64_t* warp_exchange(uint64_t value, uint64_t mask) {
-  Block* b = tstate.block;
+  Block* b = current_block();
   if (__builtin_expect(b == nullptr, 0)) {
     loop_violation("a warp function", 0);
     static thread_local uint64_t none[32];
@@ -395,7 +418,7 @@ inline void warp_sync(uint64_t mask) { (void)warp_exchange(0, mask); }
 // these lanes; others read 0).  Lanes that exit while an exchange waits drop out of it, so this
 // can be smaller than `mask & warp_live_mask()` read before the call.
 inline uint64_t warp_exchange_mask() {
-  Block* b = tstate.block;
+  Block* b = current_block();
   return b != nullptr ? b->fibers[b->cur].want : 0xffffffffu;
 }
 
@@ -555,6 +578,14 @@ __attribute__((noinline)) inline int fiber_run(const openhip_launch* L, openhip_
   b->args = args;
   b->stacks = W->stacks;
   b->stack_size = W->stack_size;
+  b->tid = &openhip_cpu_threadIdx_alias;
+  __atomic_store_n(&g_fiber_region, W->fiber_region, __ATOMIC_RELAXED);
+  __atomic_store_n(&g_fiber_region_size, W->fiber_region_size, __ATOMIC_RELAXED);
+  __atomic_store_n(&g_fiber_slot_shift, W->fiber_slot_shift, __ATOMIC_RELAXED);
+  // The slot header (abi.h): how code on these fibers finds the block.
+  const uintptr_t slot = (reinterpret_cast<uintptr_t>(W->stacks) -
+                          reinterpret_cast<uintptr_t>(W->fiber_region)) >> W->fiber_slot_shift;
+  *reinterpret_cast<Block**>(W->fiber_region + (uint64_t(slot) << W->fiber_slot_shift)) = b;
   for (unsigned i = 0; i < n; ++i) {
     Fiber& f = b->fibers[i];
     f.x = i % bx;
