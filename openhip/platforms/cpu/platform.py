@@ -88,6 +88,7 @@ class CpuPlatform(Platform):
         self._rt: RuntimeLibrary | None = None
         self._props: list[DeviceProperties] | None = None
         self._identity: str | None = None
+        self._launch_fn: Any = None
 
     # ---- helpers ---------------------------------------------------------------------------
     @property
@@ -99,7 +100,9 @@ class CpuPlatform(Platform):
         if rt is None:
             with self._lock:
                 if self._rt is None:
-                    self._rt = load_runtime(self._compiler.path, self.compiler_identity())
+                    rt = load_runtime(self._compiler.path, self.compiler_identity())
+                    self._launch_fn = rt.ohcpu_launch  # launch() skips the attribute lookups
+                    self._rt = rt
                 rt = self._rt
         return rt
 
@@ -320,9 +323,9 @@ class CpuPlatform(Platform):
                            f"kernel {function.name!r} takes parameters of {list(function.param_sizes)} "
                            f"bytes, the launch packed {list(args.sizes)}",
                            routine="hipModuleLaunchKernel")
-        rc = self._rt.ohcpu_launch(stream, function.entry, grid[0], grid[1], grid[2], block[0],
-                                   block[1], block[2], shared_mem, args.buffer, args.nbytes,
-                                   args.pointers, len(args.sizes))
+        rc = self._launch_fn(stream, function.entry, grid[0], grid[1], grid[2], block[0],
+                             block[1], block[2], shared_mem, args.buffer, args.nbytes,
+                             args.pointers, len(args.sizes))
         if rc:
             raise HipError(rc, f"launching {function.name!r}", routine="hipModuleLaunchKernel")
 
