@@ -9,7 +9,9 @@ OPENHIP_CCL_ALGO (auto|direct|rsag|cma), OPENHIP_CCL_CMA (0: never read peers' m
 directly), OPENHIP_CCL_CMA_MIN (all-reduce bytes from which the direct-read algorithm is used),
 OPENHIP_CCL_CMA_CHUNK (bytes per direct-read chunk, default 128 KiB), OPENHIP_CCL_SPIN_US
 (fixes how many microseconds a waiting rank busy-polls before it sleeps on a futex; by
-default this adapts between 5 and 200 µs, at most 20 when ranks outnumber cores).
+default this adapts between 5 and 200 µs, at most 20 when ranks outnumber cores),
+OPENHIP_CCL_YIELD_US (microseconds of sched_yield polling between spinning and sleeping;
+default 0: on a busy machine a yield hands the core to other processes for a whole slice).
 """
 
 from __future__ import annotations

@@ -106,6 +106,7 @@ struct Comm {
   double spin;                 // seconds to busy-wait before yielding the core
   double spin_max;             // upper bound of the adaptive spin
   bool adaptive;               // false when OPENHIP_CCL_SPIN_US fixes the spin
+  double yield;                // then seconds of sched_yield polling before sleeping
 };
 
 inline double now() {
@@ -180,7 +181,7 @@ struct Waiter {
   int tick(int peer) {
     ++spins;
     if (spins < 256) { CPU_RELAX(); return OK; }           // a few microseconds of spinning
-    if (spins < (1u << 30) && (spins & 31) != 0 && !(yielding && futex)) {
+    if (spins < (1u << 30) && (spins & 31) != 0) {
       if (yielding) sched_yield(); else CPU_RELAX();
       return OK;
     }
@@ -204,7 +205,9 @@ struct Waiter {
     // spin a while (c->spin adapts between 5 us and 200 us; at most 20 us when ranks
     // outnumber cores), then give the core away: the peer may be waiting for exactly it
     yielding = t - start > c->spin;
-    if (yielding && futex && peer >= 0) {
+    if (yielding && futex && peer >= 0 && t - start < c->spin + c->yield) {
+      sched_yield();  // a peer waiting for this core runs now; cheap when nobody waits
+    } else if (yielding && futex && peer >= 0) {
       // sleep until the peer arrives (it wakes us) or 1 ms passes (to check faults again);
       // a sleeper gets the core back promptly when woken, unlike a task that yields
       RankSlot *ps = &c->slots[peer];
@@ -877,6 +880,8 @@ PyObject *py_open(PyObject *, PyObject *args) {
   c->spin_max = (ncpu > 0 && n > ncpu) ? 20e-6 : 200e-6;
   c->spin = c->spin_max;
   c->adaptive = true;
+  c->yield = 0;  // measured: sched_yield hands the core to busy neighbours; sleeping does not
+  if (const char *yu = getenv("OPENHIP_CCL_YIELD_US")) c->yield = atof(yu) * 1e-6;
   if (const char *sp = getenv("OPENHIP_CCL_SPIN_US")) {
     c->spin = c->spin_max = atof(sp) * 1e-6;
     c->adaptive = false;
