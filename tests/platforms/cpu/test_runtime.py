@@ -196,3 +196,18 @@ def test_fork_child_gets_fresh_workers(cpu, dev):
             os._exit(code)
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+def test_many_streams_with_fiber_kernels(cpu, dev):
+    # Every stream thread runs blocks with its own fiber stacks; destroyed streams give them back.
+    src = "__global__ void k(int* o) { __shared__ int s[64]; s[threadIdx.x] = threadIdx.x;" \
+          " __syncthreads(); o[threadIdx.x] = s[63 - threadIdx.x]; }"
+    _, _, fn = build(cpu, src)
+    d = dev.empty(4 * 64)
+    for _ in range(3):
+        streams = [cpu.stream_create(0) for _ in range(8)]
+        for s in streams:
+            cpu.launch(0, fn("k"), (4, 1, 1), (64, 1, 1), 0, s, pack(ptr(d)))
+        for s in streams:
+            cpu.stream_destroy(0, s)
+    np.testing.assert_array_equal(dev.get(d, 64, np.int32), np.arange(64)[::-1])

@@ -88,24 +88,21 @@ struct WorkerContext {
     w.dyn_shared = p == MAP_FAILED ? nullptr : static_cast<unsigned char*>(p);
     if (w.dyn_shared == nullptr) w.dyn_shared_cap = 0;
   }
-  ~WorkerContext() {
-    if (w.dyn_shared) munmap(w.dyn_shared, g_dyn_shared_cap);
-    if (w.stacks) {  // give the slot's memory back (the slot itself is not reused)
-      const uint64_t pg = uint64_t(page_size());
-      unsigned char* slot = w.stacks - 2 * pg;
-      const uint64_t bytes = 2 * pg + uint64_t(w.fiber_capacity) * w.stack_size;
-      mmap(slot, (bytes + pg - 1) & ~(pg - 1), PROT_NONE,
-           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
-    }
-    free(w.scratch);
-  }
+  ~WorkerContext();
+
 };
 
-thread_local WorkerContext* t_worker = nullptr;
+// Owns the thread's WorkerContext: destroyed when the thread exits (a destroyed stream's
+// thread gives its stacks and its fiber-region slot back).
+struct WorkerHolder {
+  WorkerContext* context = nullptr;
+  ~WorkerHolder() { delete context; }
+};
+thread_local WorkerHolder t_worker;
 
 openhip_worker* this_worker() {
-  if (t_worker == nullptr) t_worker = new WorkerContext();  // lives as long as the thread
-  return &t_worker->w;
+  if (t_worker.context == nullptr) t_worker.context = new WorkerContext();
+  return &t_worker.context->w;
 }
 
 // The fiber region: one PROT_NONE reservation for every worker's stacks (see abi.h), slots of
@@ -115,6 +112,7 @@ unsigned char* g_region = nullptr;
 uint64_t g_region_size = 0;
 uint32_t g_slot_shift = 0;
 uint32_t g_slots_used = 0;
+std::vector<uint32_t> g_free_slots;  // slots of exited worker threads
 constexpr uint32_t kSlots = 1024;
 
 long page_size() {
@@ -148,8 +146,17 @@ int ensure_fibers(openhip_worker* w, uint32_t fibers, uint64_t scratch_bytes) {
   const uint64_t pg = uint64_t(page_size());
   if (w->stacks == nullptr) {
     std::lock_guard<std::mutex> lock(g_region_mu);
-    if (!reserve_region() || g_slots_used == kSlots) return kOutOfMemory;
-    unsigned char* slot = g_region + (uint64_t(g_slots_used++) << g_slot_shift);
+    if (!reserve_region()) return kOutOfMemory;
+    uint32_t index;
+    if (!g_free_slots.empty()) {
+      index = g_free_slots.back();
+      g_free_slots.pop_back();
+    } else if (g_slots_used < kSlots) {
+      index = g_slots_used++;
+    } else {
+      return kOutOfMemory;
+    }
+    unsigned char* slot = g_region + (uint64_t(index) << g_slot_shift);
     if (mprotect(slot, pg, PROT_READ | PROT_WRITE) != 0) return kOutOfMemory;  // header page
     w->fiber_region = g_region;
     w->fiber_region_size = g_region_size;
@@ -176,6 +183,21 @@ int ensure_fibers(openhip_worker* w, uint32_t fibers, uint64_t scratch_bytes) {
     w->scratch_size = scratch_bytes;
   }
   return kSuccess;
+}
+
+WorkerContext::~WorkerContext() {
+  if (w.dyn_shared) munmap(w.dyn_shared, g_dyn_shared_cap);
+  if (w.stacks) {  // give the memory back; the slot goes to the next new worker thread
+    const uint64_t pg = uint64_t(page_size());
+    unsigned char* slot = w.stacks - 2 * pg;
+    const uint64_t bytes = 2 * pg + uint64_t(w.fiber_capacity) * w.stack_size;
+    mmap(slot, (bytes + pg - 1) & ~(pg - 1), PROT_NONE,
+         MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_FIXED, -1, 0);
+    std::lock_guard<std::mutex> lock(g_region_mu);
+    g_free_slots.push_back(
+        static_cast<uint32_t>((slot - g_region) >> g_slot_shift));
+  }
+  free(w.scratch);
 }
 
 // ---- the thread pool ---------------------------------------------------------------------------
@@ -575,7 +597,8 @@ EXPORT void ohcpu_after_fork_child() {
   new (&g_event_mu) std::mutex();
   new (&g_event_cv) std::condition_variable();
   new (&g_streams) std::vector<Stream*>();
-  t_worker = nullptr;
+  t_worker.context = nullptr;  // the parent's (leaked: its memory may be in any state)
+  new (&g_region_mu) std::mutex();
   g_pool = new Pool(g_threads - 1);
   g_default = new Stream();
   g_streams.push_back(g_default);
