@@ -257,6 +257,18 @@ def _dependencies(depfile: Path, workdir: Path) -> list[str]:
     return out
 
 
+def _max_frame(workdir: Path) -> int:
+    """The largest stack frame of any function of the module (from ``-fstack-usage``): a fiber
+    kernel whose frame does not fit its fiber stack is refused at launch instead of crashing."""
+    largest = 0
+    for su in workdir.glob("*.su"):
+        for line in su.read_text(errors="replace").splitlines():
+            parts = line.rsplit("\t", 2)
+            if len(parts) == 3 and parts[1].strip().isdigit():
+                largest = max(largest, int(parts[1]))
+    return largest
+
+
 def _param_sizes(so_path: Path, indices: list[int]) -> dict[int, list[int]]:
     """Loads the built object once to read each entry point's parameter sizes."""
     import _ctypes
@@ -361,7 +373,7 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
         cmd = [compiler.path, "-x", "c++", std, *BASE_FLAGS, march,
                "-isystem", str(INCLUDE_DIR), "-include", pch or "hip/hip_runtime.h",
                "-iquote", os.getcwd(), *user_flags,
-               "-MMD", "-MF", str(depfile), "-o", str(out), rel]
+               "-fstack-usage", "-MMD", "-MF", str(depfile), "-o", str(out), rel]
         proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
         log = (proc.stdout + proc.stderr).replace(str(work) + os.sep, "")
         if proc.returncode != 0 or not out.is_file():
@@ -371,9 +383,11 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
         sizes = _param_sizes(out, indices) if indices else {}
         binary = out.read_bytes()
         deps = _dependencies(depfile, work)
+        max_frame = _max_frame(work)
     for entry in meta.values():
         entry["param_sizes"] = sizes.get(entry["index"], [])
     metadata = {"kernels": meta, "dependencies": deps, "compiler": compiler.version,
+                "max_frame_bytes": max_frame,
                 "flags": [std, *BASE_FLAGS, march, *user_flags]}
     return CompiledProgram(binary=binary, platform="cpu", arch=arch, kernels=kernels,
                            globals=globals_, metadata=metadata, log=log.strip())

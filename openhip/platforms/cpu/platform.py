@@ -28,6 +28,7 @@ __all__ = ["CpuPlatform", "CpuModule", "CpuFunction"]
 
 _MSG_CAP = 1024
 _WARP_SIZE = 32  # see include/openhip_cpu/engine.h: CUDA's and RDNA's width
+_STACK_RESERVE = 16 * 1024  # fiber stack kept free for the engine and small callees
 
 
 class CpuModule:
@@ -44,16 +45,17 @@ class CpuModule:
 class CpuFunction:
     """A kernel entry point: its address, parameter sizes and execution mode."""
 
-    __slots__ = ("module", "symbol", "entry", "param_sizes", "mode", "name")
+    __slots__ = ("module", "symbol", "entry", "param_sizes", "mode", "name", "stack_problem")
 
     def __init__(self, module: CpuModule, symbol: str, entry: int, param_sizes: tuple[int, ...],
-                 mode: str, name: str) -> None:
+                 mode: str, name: str, stack_problem: str = "") -> None:
         self.module = module
         self.symbol = symbol
         self.entry = entry
         self.param_sizes = param_sizes
         self.mode = mode
         self.name = name
+        self.stack_problem = stack_problem  # why it cannot run on fiber stacks ("" if it can)
 
 
 def _cpu_model() -> str:
@@ -294,7 +296,15 @@ class CpuPlatform(Platform):
             sizes = _query_param_sizes(module.cdll, symbol)
         name = next((k for k, v in module.program.kernels.items() if v == symbol), symbol)
         mode = meta.get("mode", "fibers") if meta else "fibers"
-        return CpuFunction(module, symbol, entry, sizes, mode, name)
+        problem = ""
+        frame = int(module.program.metadata.get("max_frame_bytes", 0))
+        stack = self._lib().stack_size
+        if mode == "fibers" and frame + _STACK_RESERVE > stack:
+            problem = (f"kernel {name!r} runs its threads as fibers with {stack // 1024} KiB "
+                       f"stacks, but the module has a {frame}-byte stack frame (large local "
+                       f"arrays?); set OPENHIP_CPU_STACK_SIZE to at least "
+                       f"{(frame + _STACK_RESERVE + 1023) // 1024}k before the first launch")
+        return CpuFunction(module, symbol, entry, sizes, mode, name, problem)
 
     def get_global(self, device: int, module: Any, symbol: str) -> tuple[int, int]:
         if not isinstance(module, CpuModule) or module.cdll is None:
@@ -318,6 +328,9 @@ class CpuPlatform(Platform):
     def launch(self, device: int, function: Any, grid: tuple[int, int, int],
                block: tuple[int, int, int], shared_mem: int, stream: Any,
                args: PackedArgs) -> None:
+        if function.stack_problem:
+            raise HipError("hipErrorLaunchOutOfResources", function.stack_problem,
+                           routine="hipModuleLaunchKernel")
         if args.sizes != function.param_sizes:
             raise HipError("hipErrorInvalidValue",
                            f"kernel {function.name!r} takes parameters of {list(function.param_sizes)} "

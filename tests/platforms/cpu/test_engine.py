@@ -162,3 +162,20 @@ def test_wrong_argument_sizes_are_refused(cpu, dev):
     with pytest.raises(HipError) as info:
         cpu.launch(0, fn("k"), (1, 1, 1), (1, 1, 1), 0, None, pack(ctypes.c_int(1)))
     assert info.value.status == "hipErrorInvalidValue"
+
+
+def test_fiber_kernel_too_big_for_its_stack_is_refused(cpu, dev):
+    src = """
+    __global__ void big(float* o) {
+      float t[40000];
+      for (int i = 0; i < 40000; ++i) t[i] = o[i % 64] * i;
+      __syncthreads();
+      o[threadIdx.x] = t[(threadIdx.x * 7919) % 40000];
+    }
+    """
+    program, _, fn = build(cpu, src)
+    assert program.metadata["max_frame_bytes"] >= 160000
+    with pytest.raises(HipError) as info:
+        cpu.launch(0, fn("big"), (1, 1, 1), (4, 1, 1), 0, None, pack(ptr(dev.empty(256))))
+    assert info.value.status == "hipErrorLaunchOutOfResources"
+    assert "OPENHIP_CPU_STACK_SIZE" in str(info.value)
