@@ -132,6 +132,11 @@ def _pointer_converter(spec: ParamSpec, device) -> Callable[[Any], int]:
     from .memory import DeviceBuffer
 
     def convert(value: Any) -> int:
+        if type(value) is DeviceArray:  # the hot path: no property calls
+            data = value.data
+            mem = data.mem
+            if mem.device is device and mem._ptr is not None:
+                return mem._ptr + data.offset
         if isinstance(value, DeviceArray):
             if value.device is not device:
                 raise TypeError(f"{spec.label}: the array lives on device {value.device.id}, "
@@ -222,6 +227,8 @@ class ArgumentPacker:
             self._plan.append((offset, spec, conv))
             offset += spec.size
         self._offsets, self._sizes = offsets, sizes
+        self._nargs = len(self.specs)
+        self._converters = [conv for _, _, conv in self._plan]
         self._simple = all(s.kind in ("pointer", "scalar") and s.code != "bf16"
                            for s in self.specs)
         if self._simple:
@@ -281,15 +288,17 @@ class ArgumentPacker:
 
     def pack(self, args: Sequence[Any]) -> PackedArgs:
         """Convert and pack ``args``; TypeError naming the parameter on a bad argument."""
-        if not isinstance(args, (tuple, list)):
+        if type(args) is not tuple and not isinstance(args, (tuple, list)):
             raise TypeError(f"kernel arguments must be a tuple or list, not "
                             f"{type(args).__name__}")
-        if len(args) != len(self.specs):
+        if len(args) != self._nargs:
             names = ", ".join(s.name or s.type for s in self.specs)
             raise TypeError(f"{self.kernel_name}() takes {len(self.specs)} argument(s) "
                             f"({names}); {len(args)} given")
         if self._simple:
-            values = [conv(a) for (_, _, conv), a in zip(self._plan, args, strict=True)]
+            if not args:
+                return self._packed
+            values = [conv(a) for conv, a in zip(self._converters, args, strict=True)]
             try:
                 self._struct.pack_into(self._buffer, 0, *values)
             except struct.error as exc:  # values are range-checked; this is defensive

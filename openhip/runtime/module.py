@@ -26,7 +26,7 @@ from ..errors import HipError
 from ..platforms.base import CompiledProgram, FunctionAttributes
 from .device import Device, get_device
 from .kernel_args import ArgumentPacker, classify
-from .stream import Stream, resolve_stream
+from .stream import Stream, _stream_stack, resolve_stream
 
 __all__ = ["Module", "Function", "normalize_dim3"]
 
@@ -197,14 +197,25 @@ class Function:
 
     def __call__(self, grid: Any, block: Any, args: Sequence[Any] = (), *, shared_mem: int = 0,
                  stream: Stream | None = None) -> None:
-        grid3 = normalize_dim3(grid, "grid")
-        block3 = normalize_dim3(block, "block")
-        self._check(grid3, block3, shared_mem)
-        s = resolve_stream(stream, self.module.device)
+        # Fast paths for the common shapes (an int or a full 3-tuple of ints); everything
+        # else, and every error, goes through normalize_dim3 / _check.
+        grid3 = (grid, 1, 1) if type(grid) is int and grid > 0 else normalize_dim3(grid, "grid")
+        block3 = (block, 1, 1) if type(block) is int and block > 0 else normalize_dim3(
+            block, "block")
+        if type(shared_mem) is not int or not (
+                block3[0] * block3[1] * block3[2] <= self._max_threads
+                and block3[0] <= self._max_block[0] and block3[1] <= self._max_block[1]
+                and block3[2] <= self._max_block[2] and grid3[0] <= self._max_grid[0]
+                and grid3[1] <= self._max_grid[1] and grid3[2] <= self._max_grid[2]
+                and 0 <= shared_mem <= self._max_shared):
+            self._check(grid3, block3, shared_mem)
+        if stream is None and not _stream_stack():
+            handle = None
+        else:
+            handle = resolve_stream(stream, self.module.device)._handle
         with self._pack_lock:
-            packed = self._packer.pack(args)
             self._platform.launch(self._index, self._handle, grid3, block3, int(shared_mem),
-                                  s._handle, packed)
+                                  handle, self._packer.pack(args))
 
     launch = __call__
 
