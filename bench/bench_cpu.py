@@ -1,6 +1,7 @@
 """CPU-platform benchmarks against peers measured in the same run.
 
-  saxpy over 2^24 floats        vs a plain C++ OpenMP loop, and numpy's a*x + y
+  saxpy over 2^24 floats        vs a plain C++ OpenMP loop, and numpy's a*x + y (the kernel
+                                with an int index, as CUDA's saxpy is written, and with size_t)
   256-thread shared-memory tree reduction with __syncthreads over 2^24 floats
                                 vs a plain C++ OpenMP reduction
   launch overhead               an empty kernel, launches per second from Python
@@ -35,6 +36,11 @@ SAXPY = r"""
 extern "C" __global__ void saxpy(float a, const float* __restrict__ x, float* __restrict__ y,
                                  size_t n) {
     size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+extern "C" __global__ void saxpy_int(float a, const float* __restrict__ x, float* __restrict__ y,
+                                     int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) y[i] = a * x[i] + y[i];
 }
 extern "C" __global__ void empty_kernel() {}
@@ -113,12 +119,12 @@ def median_time(fn, repeats: int, warmup: int = 2) -> float:
     return statistics.median(samples)
 
 
-def bench_saxpy(dll, repeats: int) -> dict:
+def bench_saxpy(dll, repeats: int, kernel: str = "saxpy") -> dict:
     rng = np.random.default_rng(0)
     x = rng.random(N, dtype=np.float32)
     y = rng.random(N, dtype=np.float32)
     dx, dy = hip.asarray(x), hip.asarray(y)
-    k = hip.Module(SAXPY).get_function("saxpy")
+    k = hip.Module(SAXPY).get_function(kernel)
     grid = (N + 255) // 256
 
     def run_hip():
@@ -138,8 +144,8 @@ def bench_saxpy(dll, repeats: int) -> dict:
 
     t_numpy = median_time(run_numpy, repeats)
     gbs = lambda t: 12 * N / t / 1e9  # noqa: E731 - read x, read y, write y
-    return {"n": N, "openhip_ms": t_hip * 1e3, "plain_openmp_ms": t_plain * 1e3,
-            "numpy_ms": t_numpy * 1e3, "openhip_GBps": gbs(t_hip),
+    return {"kernel": kernel, "n": N, "openhip_ms": t_hip * 1e3,
+            "plain_openmp_ms": t_plain * 1e3, "numpy_ms": t_numpy * 1e3, "openhip_GBps": gbs(t_hip),
             "plain_openmp_GBps": gbs(t_plain), "ratio_vs_plain": t_plain / t_hip,
             "ratio_vs_numpy": t_numpy / t_hip}
 
@@ -224,8 +230,11 @@ def main() -> int:
               "load_before": os.getloadavg()}
     with tempfile.TemporaryDirectory() as tmp:
         dll = build_plain(Path(tmp))
-        result["saxpy"] = bench_saxpy(dll, args.repeats)
-        print("saxpy", json.dumps(result["saxpy"], indent=1), flush=True)
+        result["saxpy_int_index"] = bench_saxpy(dll, args.repeats, "saxpy_int")
+        print("saxpy (int index)", json.dumps(result["saxpy_int_index"], indent=1), flush=True)
+        result["saxpy_size_t_index"] = bench_saxpy(dll, args.repeats, "saxpy")
+        print("saxpy (size_t index)", json.dumps(result["saxpy_size_t_index"], indent=1),
+              flush=True)
         result["reduction"] = bench_reduce(dll, args.repeats)
         print("reduction", json.dumps(result["reduction"], indent=1), flush=True)
     result["launch"] = bench_launch(args.repeats)
