@@ -12,13 +12,22 @@ OPENHIP_CACHE_DIR          the on-disk compile cache (default ``$XDG_CACHE_HOME/
                            ``~/.cache/openhip``)
 OPENHIP_DISABLE_CACHE      ``1``: compile without the disk cache (the in-memory layer stays)
 OPENHIP_CPU_THREADS        worker threads of the CPU platform (default: all cores)
+OPENHIP_CPU_STACK_SIZE     bytes of stack per fiber (a GPU thread of a synchronising kernel)
+                           on the CPU platform (default 64 KiB)
+OPENHIP_CPU_PCH            ``0``: no precompiled hip_runtime.h for the CPU platform (GCC)
 CXX                        the C++ compiler of the CPU platform (default g++, then clang++)
 ROCM_PATH                  where to look for libamdhip64 first (amd platform)
 HIP_VISIBLE_DEVICES        device indices the amd platform exposes
 CUDA_VISIBLE_DEVICES       device indices the nvidia platform exposes
 OPENHIP_CCL_TRANSPORT      ``shm`` | ``mpi`` | ``auto`` (ccl)
 OPENHIP_CCL_TIMEOUT        seconds a collective waits for a peer before raising CclError
+                           (default 300)
 OPENHIP_CCL_CHECK          ``1``: check counts, dtypes and ops agree across ranks
+OPENHIP_CCL_UID            the communicator id ``openhip launch`` hands its ranks
+OPENHIP_CCL_SHM_SLOT, OPENHIP_CCL_SHM_SMALL, OPENHIP_CCL_ALGO, OPENHIP_CCL_CMA,
+OPENHIP_CCL_CMA_MIN, OPENHIP_CCL_CMA_CHUNK, OPENHIP_CCL_SPIN_US, OPENHIP_CCL_YIELD_US
+                           tuning knobs of the shared-memory engine, documented in
+                           ``openhip/ccl/settings.py`` (not needed normally)
 =========================  =================================================================
 """
 
