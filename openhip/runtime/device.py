@@ -52,7 +52,7 @@ class Device:
         self._platform = platform
         self._index = index
         self._ordinal = ordinal
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()
         self._streams: weakref.WeakSet[Any] = weakref.WeakSet()
         self._pending_free: list[int] = []
         self._props: DeviceProperties | None = None
@@ -127,11 +127,13 @@ class Device:
         self._release_pending(check_idle=True)
 
     def _release_pending(self, check_idle: bool = False) -> None:
+        # No lock is held while asking the platform whether the device is idle: that can run
+        # the garbage collector, whose DeviceBuffer.__del__ comes back here through _free.
+        if not self._pending_free:
+            return
+        if check_idle and not self._idle():
+            return
         with self._lock:
-            if not self._pending_free:
-                return
-            if check_idle and not self._idle():
-                return
             pending, self._pending_free = self._pending_free, []
         for ptr in pending:
             self._platform.free(self._index, ptr)
