@@ -89,3 +89,24 @@ def test_many_allocations_are_released(device):
         b = hip.malloc(1 << 20)
         del b
     hip.synchronize()
+
+
+def test_collector_freeing_buffers_during_synchronize_does_not_deadlock(device):
+    """Buffers in reference cycles are freed by the garbage collector at arbitrary moments,
+    including inside the runtime's own bookkeeping (a re-entrant free once deadlocked)."""
+    import gc
+
+    old = gc.get_threshold()
+    gc.set_threshold(1, 1, 1)
+    try:
+        streams = [hip.Stream() for _ in range(3)]
+        for _ in range(300):
+            cycle = [hip.malloc(64)]
+            cycle.append(cycle)
+            del cycle
+            streams[0].synchronize()
+            hip.synchronize()
+    finally:
+        gc.set_threshold(*old)
+    gc.collect()
+    hip.synchronize()
