@@ -11,7 +11,7 @@ import sys
 import time
 
 import pytest
-from conftest import RANKS, _env, have_mpi, launch, mpirun
+from conftest import RANKS, _env, have_mpi, launch, mpiexec_path, mpirun
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -108,8 +108,6 @@ def test_single_process_world():
 @pytest.mark.parametrize("how", ["launch", "mpiexec-shm", "mpiexec-mpi"])
 def test_example_script(how):
     from pathlib import Path
-
-    from conftest import mpiexec_path
 
     example = str(Path(__file__).parents[2] / "examples" / "ccl_allreduce.py")
     env = _env(None)
