@@ -508,7 +508,7 @@ __attribute__((noinline)) void loop_blocks(const openhip_launch* L, uint64_t b0,
           const unsigned base = ix * bx;
           const int first = static_cast<int>(base), last = first + static_cast<int>(bx);
           for (int g = first; g < last; ++g) {
-            threadIdx.x = static_cast<unsigned>(g - first);  // an nsw int IV: size_t and int indexes both stay affine
+            threadIdx.x = static_cast<unsigned>(g) - base;
             K(a...);
           }
         } else {
