@@ -78,7 +78,7 @@ def exact_fma(a, b, c, dt) -> np.ndarray:
     """a*b+c correctly rounded to dt: exact rational sum, round to odd in double then float
     (no double-rounding error), then numpy's/ml_dtypes' round-to-nearest-even."""
     out = np.empty(a.size, np.float32)
-    for i, (x, y, z) in enumerate(zip(f32(a).tolist(), f32(b).tolist(), f32(c).tolist())):
+    for i, (x, y, z) in enumerate(zip(f32(a).tolist(), f32(b).tolist(), f32(c).tolist(), strict=False)):
         if not all(np.isfinite([x, y, z])):
             out[i] = np.float32(np.float64(x) * np.float64(y) + np.float64(z))
             continue

@@ -44,7 +44,7 @@ def mp_norm(*args, inverse=False):
     """sqrt(sum of squares) (or its reciprocal) in 40-digit arithmetic."""
     with mpmath.workdps(40):
         out = []
-        for vals in zip(*[np.asarray(a, np.float64).tolist() for a in args]):
+        for vals in zip(*[np.asarray(a, np.float64).tolist() for a in args], strict=False):
             v = mpmath.sqrt(mpmath.fsum(mpmath.mpf(t) ** 2 for t in vals))
             out.append(float(1 / v if inverse else v))
     return np.array(out)
@@ -208,7 +208,7 @@ def rounded(v: Fraction, mode: str, dt) -> float:
 
 def exact_ref(op, mode, args, dt):
     out = np.empty(args[0].size)
-    for i, vals in enumerate(zip(*[a.tolist() for a in args])):
+    for i, vals in enumerate(zip(*[a.tolist() for a in args], strict=False)):
         f = [Fraction(v) for v in vals]
         if op == "add":
             v = f[0] + f[1]
@@ -283,7 +283,7 @@ def test_unary(prec):
     out = hip.zeros(x.size, dt)
     mod.get_function("math_unary")((N + 127) // 128, 128, (hip.asarray(x), out, N))
     got = out.get().reshape(len(names), N)
-    for k, (name, (key, spec)) in enumerate(zip(names, specs)):
+    for k, (name, (key, spec)) in enumerate(zip(names, specs, strict=False)):
         ref_fn = spec[1]
         xv = xs[k].astype(np.float64)
         if ref_fn == "rcp":
@@ -312,13 +312,13 @@ def test_binary(prec):
     mod.get_function("math_binary")((N + 127) // 128, 128, (
         hip.asarray(np.concatenate(xs)), hip.asarray(np.concatenate(ys)), out, N))
     got = out.get().reshape(len(names), N)
-    for k, (name, (key, spec)) in enumerate(zip(names, specs)):
+    for k, (name, (_key, spec)) in enumerate(zip(names, specs, strict=False)):
         a, b = xs[k], ys[k]
         ref_fn = spec[1]
         if isinstance(ref_fn, tuple):
             ref = exact_ref(ref_fn[0], ref_fn[1], [a, b], dt)
         elif ref_fn == "remainder":
-            ref = np.array([math.remainder(float(p), float(q)) for p, q in zip(a, b)])
+            ref = np.array([math.remainder(float(p), float(q)) for p, q in zip(a, b, strict=False)])
         elif ref_fn == "nextafter":
             ref = np.nextafter(a, b)
         else:
@@ -369,7 +369,7 @@ def test_misc(prec):
     fr, ip = np.modf(xd)
     check("modf.frac", fg[5], fr, None, dt)
     check("modf.int", fg[6], ip, None, dt)
-    rem = np.array([math.remainder(a, b) for a, b in zip(xd, yd)])
+    rem = np.array([math.remainder(a, b) for a, b in zip(xd, yd, strict=False)])
     check("remquo.rem", fg[7], rem, None, dt)
     quo = np.rint((xd - rem) / yd).astype(np.int64)
     # remquo: sign of x/y and at least the 3 low bits of the quotient's magnitude

@@ -11,7 +11,6 @@ The arch is validated before hiprtc is called (see :mod:`.arch`).
 from __future__ import annotations
 
 import ctypes
-import hashlib
 import re
 import threading
 from collections.abc import Sequence
@@ -19,6 +18,7 @@ from pathlib import Path
 
 from ...errors import CompileError
 from ..base import CompiledProgram
+from ..gpu_headers import SHARED_INCLUDE_DIR, headers_digest
 from ..nvidia import elf
 from ..nvidia.deps import user_dependencies
 from ..nvidia.names import auto_name_expressions, merge_lowered
@@ -53,12 +53,7 @@ def translate_options(options: Sequence[str]) -> list[str]:
 
 
 def _headers_digest() -> str:
-    h = hashlib.sha256()
-    for path in sorted(INCLUDE_DIR.rglob("*")):
-        if path.is_file():
-            h.update(str(path.relative_to(INCLUDE_DIR)).encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    return headers_digest(INCLUDE_DIR, SHARED_INCLUDE_DIR)
 
 
 def kernels_and_globals(image: bytes) -> tuple[list[str], list[str]]:
@@ -109,6 +104,7 @@ class HiprtcToolchain:
         return [
             target.hiprtc_option,
             f"-I{INCLUDE_DIR}",
+            f"-I{SHARED_INCLUDE_DIR}",
             "-std=c++17",
             "-O3",
             *translate_options(options),

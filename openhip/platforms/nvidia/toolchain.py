@@ -7,13 +7,13 @@ header maps the HIP device API onto CUDA. ``cuda.bindings.nvrtc`` is imported on
 
 from __future__ import annotations
 
-import hashlib
 import threading
 from collections.abc import Sequence
 from pathlib import Path
 
 from ...errors import CompileError
 from ..base import CompiledProgram
+from ..gpu_headers import SHARED_INCLUDE_DIR, headers_digest
 from . import elf
 from .arch import NvidiaArch, parse_arch
 from .deps import user_dependencies
@@ -48,12 +48,7 @@ def translate_options(options: Sequence[str]) -> list[str]:
 
 
 def _headers_digest() -> str:
-    h = hashlib.sha256()
-    for path in sorted(INCLUDE_DIR.rglob("*")):
-        if path.is_file():
-            h.update(str(path.relative_to(INCLUDE_DIR)).encode())
-            h.update(path.read_bytes())
-    return h.hexdigest()[:16]
+    return headers_digest(INCLUDE_DIR, SHARED_INCLUDE_DIR)
 
 
 def kernels_and_globals(image: bytes) -> tuple[list[str], list[str]]:
@@ -127,6 +122,7 @@ class NvrtcToolchain:
         return [
             target.nvrtc_option,
             f"--include-path={INCLUDE_DIR}",
+            f"--include-path={SHARED_INCLUDE_DIR}",
             "--pre-include=hip/hip_runtime.h",
             "-std=c++17",
             # unannotated functions (constexpr helpers...) are device functions, as clang treats

@@ -12,6 +12,7 @@ import pytest
 
 import openhip
 
+SHARED_INCLUDE = Path(openhip.__file__).parent / "platforms" / "gpu_include"
 INCLUDE = Path(openhip.__file__).parent / "platforms" / "amd" / "include"
 HARNESS = Path(__file__).with_name("rounding_host_harness.cpp")
 
@@ -22,7 +23,7 @@ def mismatches(tmp_path_factory):
     if cxx is None:
         pytest.skip("needs g++ (C++20 __builtin_bit_cast and fesetround)")
     exe = tmp_path_factory.mktemp("rnd") / "harness"
-    subprocess.run([cxx, "-std=c++20", "-O0", "-frounding-math", "-idirafter", str(INCLUDE),
+    subprocess.run([cxx, "-std=c++20", "-O0", "-frounding-math", "-idirafter", str(INCLUDE), "-idirafter", str(SHARED_INCLUDE),
                     str(HARNESS), "-o", str(exe)], check=True, capture_output=True, text=True)
     out = subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout
     table = {}

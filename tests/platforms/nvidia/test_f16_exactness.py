@@ -15,6 +15,7 @@ import pytest
 import openhip
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
+SHARED_INCLUDE = Path(openhip.__file__).parent / "platforms" / "gpu_include"
 INCLUDE = Path(openhip.__file__).parent / "platforms" / "nvidia" / "include"
 HARNESS = Path(__file__).with_name("f16_host_harness.cpp")
 FORMATS = {"half": np.float16, "bf16": ml_dtypes.bfloat16}
@@ -26,7 +27,7 @@ def harness(tmp_path_factory):
     if cxx is None:
         pytest.skip("needs a host C++ compiler")
     exe = tmp_path_factory.mktemp("f16") / "harness"
-    subprocess.run([cxx, "-std=c++17", "-O1", "-idirafter", str(INCLUDE), str(HARNESS), "-o",
+    subprocess.run([cxx, "-std=c++17", "-O1", "-idirafter", str(INCLUDE), "-idirafter", str(SHARED_INCLUDE), str(HARNESS), "-o",
                     str(exe)], check=True, capture_output=True, text=True)
 
     def run(mode: str, fmt: str, data: bytes = b"") -> bytes:
