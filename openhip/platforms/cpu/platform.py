@@ -137,7 +137,8 @@ class CpuPlatform(Platform):
     def compiler_identity(self, device: int | None = None) -> str:
         if self._identity is None:
             self._identity = (f"{self._compiler.path} | {self._compiler.version} | "
-                              f"include {_cc._include_digest()} | abi 1")
+                              f"include {_cc._include_digest()} | abi 1 | "
+                              f"flags {' '.join(_cc.BASE_FLAGS)}")
         return self._identity
 
     def describe(self) -> dict[str, Any]:
