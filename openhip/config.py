@@ -15,6 +15,9 @@ OPENHIP_CPU_THREADS        worker threads of the CPU platform (default: all core
 OPENHIP_CPU_STACK_SIZE     bytes of stack per fiber (a GPU thread of a synchronising kernel)
                            on the CPU platform (default 64 KiB)
 OPENHIP_CPU_PCH            ``0``: no precompiled hip_runtime.h for the CPU platform (GCC)
+OPENHIP_CPU_REGIONS        ``0``: run every synchronising kernel as fibers; by default kernels
+                           whose barriers are provably reached by all threads are split at
+                           them into loops over the block's threads (much faster)
 CXX                        the C++ compiler of the CPU platform (default g++, then clang++)
 ROCM_PATH                  where to look for libamdhip64 first (amd platform)
 HIP_VISIBLE_DEVICES        device indices the amd platform exposes
@@ -77,6 +80,12 @@ def cpu_threads() -> int:
         return len(os.sched_getaffinity(0))
     except (AttributeError, OSError):
         return os.cpu_count() or 1
+
+
+def cpu_regions() -> bool:
+    """Whether the CPU platform splits synchronising kernels at their barriers."""
+    value = os.environ.get("OPENHIP_CPU_REGIONS", "1").strip().lower()
+    return value not in ("0", "no", "off", "false")
 
 
 def cxx() -> str | None:

@@ -24,14 +24,24 @@ def pytest_generate_tests(metafunc):
             metafunc.parametrize("device", [pytest.param(None, marks=pytest.mark.skip(
                 reason="no openhip platform could start"))])
             return
-        metafunc.parametrize("device", devs, ids=[f"{d.platform}{d.id}" for d in devs],
-                             indirect=True)
+        params = [(d, "") for d in devs]
+        ids = [f"{d.platform}{d.id}" for d in devs]
+        if getattr(metafunc.module, "ALSO_AS_FIBERS", False):
+            # modules of synchronising kernels also run them as fibers on the CPU (by default
+            # they are split at their barriers where possible)
+            for d in devs:
+                if d.platform == "cpu":
+                    params.append((d, "fibers"))
+                    ids.append(f"{d.platform}{d.id}-fibers")
+        metafunc.parametrize("device", params, ids=ids, indirect=True)
 
 
 @pytest.fixture
-def device(request):
+def device(request, monkeypatch):
     """The device under test, made current for the test."""
-    dev = request.param
+    dev, variant = request.param
+    if variant == "fibers":
+        monkeypatch.setenv("OPENHIP_CPU_REGIONS", "0")
     with dev:
         yield dev
 

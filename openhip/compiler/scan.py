@@ -27,6 +27,8 @@ __all__ = [
     "SourceScan",
     "scan",
     "rewrite_extern_shared",
+    "extern_shared_edits",
+    "apply_edits",
     "kernel_params",
     "split_template_args",
 ]
@@ -106,6 +108,8 @@ class SourceScan:
     extern_shared: list[ExternSharedDecl] = field(default_factory=list)
     typedefs: dict[str, str] = field(default_factory=dict)  # alias -> type as written
     has_errors: bool = False  # the grammar had to recover somewhere
+    #: functions and macros of the file that reach a barrier or a warp function
+    sync_names: set[str] = field(default_factory=set)
 
     def kernel(self, name: str) -> KernelDecl | None:
         """The kernel called ``name`` (qualified, or unqualified if that is unambiguous)."""
@@ -425,6 +429,7 @@ class _Walker:
 
         for base, decl in self.kernel_nodes:
             decl.uses_sync = reaches(base, set())
+        self.result.sync_names = {name for name in self.calls if reaches(name, set())}
 
 
 class _Wrap:
@@ -453,26 +458,41 @@ def scan(source: str) -> SourceScan:
     return walker.result
 
 
-def rewrite_extern_shared(source: str, result: SourceScan | None = None,
-                          macro: str = "OPENHIP_EXTERN_SHARED") -> str:
-    """Replace each ``extern __shared__ T name[];`` by ``MACRO(name, T);`` on the same lines."""
-    result = scan(source) if result is None else result
-    if not result.extern_shared:
+def extern_shared_edits(result: SourceScan, source: str,
+                        macro: str = "OPENHIP_EXTERN_SHARED") -> list[tuple[int, int, str]]:
+    """The byte-range edits (start, end, text) that replace each ``extern __shared__ T name[];``
+    by ``MACRO(name, T);`` on the same lines."""
+    data = source.encode("utf-8")
+    groups: dict[tuple[int, int], list[ExternSharedDecl]] = {}
+    for d in result.extern_shared:
+        groups.setdefault((d.start_byte, d.end_byte), []).append(d)
+    edits = []
+    for (start, end), decls in sorted(groups.items()):
+        text = " ".join(f"{macro}({d.name}, {d.type});" for d in decls)
+        edits.append((start, end, text + "\n" * data[start:end].count(b"\n")))
+    return edits
+
+
+def apply_edits(source: str, edits: list[tuple[int, int, str]]) -> str:
+    """``source`` with non-overlapping byte-range edits (start, end, replacement) applied."""
+    if not edits:
         return source
     data = source.encode("utf-8")
     out: list[bytes] = []
     pos = 0
-    groups: dict[tuple[int, int], list[ExternSharedDecl]] = {}
-    for d in result.extern_shared:
-        groups.setdefault((d.start_byte, d.end_byte), []).append(d)
-    for (start, end), decls in sorted(groups.items()):
+    for start, end, text in sorted(edits, key=lambda e: (e[0], e[1])):
         out.append(data[pos:start])
-        text = " ".join(f"{macro}({d.name}, {d.type});" for d in decls)
-        newlines = data[start:end].count(b"\n")
-        out.append(text.encode("utf-8") + b"\n" * newlines)
-        pos = end
+        out.append(text.encode("utf-8"))
+        pos = max(pos, end)
     out.append(data[pos:])
     return b"".join(out).decode("utf-8")
+
+
+def rewrite_extern_shared(source: str, result: SourceScan | None = None,
+                          macro: str = "OPENHIP_EXTERN_SHARED") -> str:
+    """Replace each ``extern __shared__ T name[];`` by ``MACRO(name, T);`` on the same lines."""
+    result = scan(source) if result is None else result
+    return apply_edits(source, extern_shared_edits(result, source, macro))
 
 
 def split_template_args(text: str) -> list[str]:

@@ -1,7 +1,8 @@
 """The CPU platform's compiler driver: HIP C++ source -> a shared object of kernel entry points.
 
 Steps: scan the source (``openhip.compiler.scan``) for kernels, globals and ``extern __shared__``
-arrays; rewrite those arrays line-preservingly; append a footer that exports, per kernel (name
+arrays; rewrite those arrays line-preservingly; split synchronising kernels at their barriers
+where that is provably right (``regions.py``; the others run as fibers); append a footer that exports, per kernel (name
 or template name expression), an entry point ``openhip_kernel_<i>`` and its parameter sizes,
 and per global an accessor ``openhip_global_<i>``; compile with the host compiler from a
 temporary directory, under the user's file name, so diagnostics name the user's file and lines.
@@ -176,14 +177,19 @@ def _cpp_name(decl_name: str, expression: str) -> str:
     return "::" + decl_name.lstrip(":") + args
 
 
-def build_footer(scan_result, name_expressions: Sequence[str]):
+def build_footer(scan_result, name_expressions: Sequence[str],
+                 regions: dict | None = None):
     """The generated footer, and the kernels/globals/metadata maps. Raises CompileError-ready
-    messages as ValueError for name expressions naming no kernel."""
+    messages as ValueError for name expressions naming no kernel. ``regions``: the
+    :class:`~openhip.platforms.cpu.regions.RegionPlan` of each synchronising kernel, if the
+    kernels were split at their barriers."""
+    regions = regions or {}
     lines = ["", '#line 1 "<openhip generated entry points>"']
     kernels: dict[str, str] = {}
     meta: dict[str, dict] = {}
     exprs: list[tuple[str, object, str]] = []  # (expression, decl, c++ name)
     seen: dict[str, int] = {}
+    modes: dict[int, str] = {}
     decls = scan_result.kernels
     short_count: dict[str, int] = {}
     for qname in decls:
@@ -210,13 +216,21 @@ def build_footer(scan_result, name_expressions: Sequence[str]):
             ident = seen[key]
         else:
             ident = seen[key] = len(seen)
-            fibers = "true" if decl.uses_sync else "false"
+            plan = regions.get(decl.name)
+            mode = ("loop" if not decl.uses_sync else
+                    "regions" if plan is not None and plan.function else "fibers")
+            if mode == "regions":
+                cpp = _cpp_name(plan.function, cpp[len(_cpp_name(decl.name, "")):])
             label = expr.replace("\\", "\\\\").replace('"', '\\"')
-            lines.append(f'OPENHIP_CPU_KERNEL({ident}, {fibers}, "{label}", &{cpp})')
+            code = {"loop": 0, "fibers": 1, "regions": 2}[mode]
+            lines.append(f'OPENHIP_CPU_KERNEL({ident}, {code}, "{label}", &{cpp})')
+            modes[ident] = mode
         symbol = f"openhip_kernel_{ident}"
         kernels[expr] = symbol
-        meta[expr] = {"mode": "fibers" if decl.uses_sync else "loop", "symbol": symbol,
-                      "index": ident}
+        meta[expr] = {"mode": modes[ident], "symbol": symbol, "index": ident}
+        plan = regions.get(decl.name)
+        if decl.uses_sync and plan is not None and not plan.function:
+            meta[expr]["regions_refused"] = plan.reason
         short = decl.name.rsplit("::", 1)[-1]
         if expr == decl.name and short != expr and short_count.get(short) == 1:
             kernels.setdefault(short, symbol)
@@ -348,25 +362,73 @@ def _include_digest() -> str:
 
 def compile_program(compiler: Compiler, source: str, *, arch: str,
                     options: Sequence[str] = (), name_expressions: Sequence[str] = (),
-                    filename: str = "kernel.hip") -> CompiledProgram:
-    """Compile ``source`` into a :class:`CompiledProgram` for the CPU platform."""
-    from ...compiler.scan import rewrite_extern_shared, scan
+                    filename: str = "kernel.hip", regions: bool | None = None) -> CompiledProgram:
+    """Compile ``source`` into a :class:`CompiledProgram` for the CPU platform.
+
+    ``regions`` (default: ``config.cpu_regions()``): split synchronising kernels at their
+    barriers (regions.py) where that is provably right; the others run as fibers."""
+    from ...compiler.scan import apply_edits, extern_shared_edits, scan
+    from .regions import split_kernels
 
     user_flags, std = normalize_options(options)
     march = _march_for(arch)
     result = scan(source)
     try:
-        footer, kernels, globals_, meta = build_footer(result, name_expressions)
+        build_footer(result, name_expressions)  # validates the name expressions
     except ValueError as exc:
         raise CompileError(f"{filename}: error: {exc}", source, options, platform="cpu",
                            name=filename, arch=arch) from None
-    body = rewrite_extern_shared(source, result)
+    shared_edits = extern_shared_edits(result, source)
     rel = _safe_relative(filename)
+    if regions is None:
+        regions = config.cpu_regions()
+    split_edits, plans = [], {}
+    if regions:
+        synchronising = [k.name for k in result.kernels.values() if k.uses_sync]
+        split_edits, plans = split_kernels(source, result, rel, synchronising)
+    attempts = [(split_edits, plans)] if split_edits else []
+    attempts.append(([], {k: p for k, p in plans.items() if not p.function}))
+    refused = ""
+    for i, (edits, attempt_plans) in enumerate(attempts):
+        footer, kernels, globals_, meta = build_footer(result, name_expressions, attempt_plans)
+        body = apply_edits(source, shared_edits + edits)
+        try:
+            built = _build(compiler, body + ("" if body.endswith("\n") else "\n") + footer,
+                           rel, std, march, user_flags, meta,
+                           error=(source, options, filename, arch))
+        except CompileError as exc:
+            if i + 1 < len(attempts):
+                # the split kernels did not compile: build the file as written (its own
+                # diagnostics, if any, are the user's)
+                first = next((ln for ln in exc.log.splitlines() if "error" in ln), "")
+                refused = f"the split source did not compile ({first.strip()[:200]})"
+                continue
+            raise
+        if refused:
+            for entry in meta.values():
+                if entry["mode"] == "fibers" and "regions_refused" not in entry:
+                    entry["regions_refused"] = refused
+        break
+    binary, sizes, deps, max_frame, log = built
+    for entry in meta.values():
+        entry["param_sizes"] = sizes.get(entry["index"], [])
+    metadata = {"kernels": meta, "dependencies": deps, "compiler": compiler.version,
+                "max_frame_bytes": max_frame,
+                "flags": [std, *BASE_FLAGS, march, *user_flags]}
+    return CompiledProgram(binary=binary, platform="cpu", arch=arch, kernels=kernels,
+                           globals=globals_, metadata=metadata, log=log.strip())
+
+
+def _build(compiler: Compiler, text: str, rel: str, std: str, march: str,
+           user_flags: list[str], meta: dict, *, error: tuple):
+    """Compile ``text`` as the file ``rel`` in a temporary directory: (binary, parameter sizes
+    per entry index, dependencies, largest stack frame, log); CompileError on failure."""
+    source, options, filename, arch = error
     with tempfile.TemporaryDirectory(prefix="openhip-cc-") as tmp:
         work = Path(tmp)
         src = work / rel
         src.parent.mkdir(parents=True, exist_ok=True)
-        src.write_text(body + ("" if body.endswith("\n") else "\n") + footer, encoding="utf-8")
+        src.write_text(text, encoding="utf-8")
         out = work / "module.so"
         depfile = work / "module.d"
         pch = _pch_header(compiler, [std, *BASE_FLAGS, march])
@@ -381,13 +443,4 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
                                options, platform="cpu", name=filename, arch=arch)
         indices = sorted({m["index"] for m in meta.values()})
         sizes = _param_sizes(out, indices) if indices else {}
-        binary = out.read_bytes()
-        deps = _dependencies(depfile, work)
-        max_frame = _max_frame(work)
-    for entry in meta.values():
-        entry["param_sizes"] = sizes.get(entry["index"], [])
-    metadata = {"kernels": meta, "dependencies": deps, "compiler": compiler.version,
-                "max_frame_bytes": max_frame,
-                "flags": [std, *BASE_FLAGS, march, *user_flags]}
-    return CompiledProgram(binary=binary, platform="cpu", arch=arch, kernels=kernels,
-                           globals=globals_, metadata=metadata, log=log.strip())
+        return out.read_bytes(), sizes, _dependencies(depfile, work), _max_frame(work), log

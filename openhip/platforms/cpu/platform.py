@@ -10,6 +10,8 @@ the same source have separate globals, as on a GPU.
 from __future__ import annotations
 
 import ctypes
+import functools
+import hashlib
 import itertools
 import os
 import platform as _platform
@@ -56,6 +58,19 @@ class CpuFunction:
         self.mode = mode
         self.name = name
         self.stack_problem = stack_problem  # why it cannot run on fiber stacks ("" if it can)
+
+
+@functools.lru_cache(maxsize=1)
+def _regions_digest() -> str:
+    """A digest of the source transformation's code (regions.py and the scanner it uses)."""
+    from ...compiler import scan
+    from . import regions
+
+    h = hashlib.sha256()
+    for module in (regions, scan):
+        with open(module.__file__, "rb") as f:
+            h.update(f.read())
+    return h.hexdigest()[:12]
 
 
 def _cpu_model() -> str:
@@ -139,7 +154,8 @@ class CpuPlatform(Platform):
             self._identity = (f"{self._compiler.path} | {self._compiler.version} | "
                               f"include {_cc._include_digest()} | abi 1 | "
                               f"flags {' '.join(_cc.BASE_FLAGS)}")
-        return self._identity
+        # The regions transformation is part of the compiler (and can be switched off).
+        return f"{self._identity} | regions {_regions_digest() if config.cpu_regions() else 0}"
 
     def describe(self) -> dict[str, Any]:
         info: dict[str, Any] = {"compiler": f"{self._compiler.path} ({self._compiler.version})",

@@ -24,3 +24,16 @@ def dev(cpu):
     d = Dev(cpu)
     yield d
     d.close()
+
+
+@pytest.fixture
+def fibers_only(monkeypatch):
+    """Synchronising kernels compiled in this test run as fibers (no splitting at barriers)."""
+    monkeypatch.setenv("OPENHIP_CPU_REGIONS", "0")
+
+
+@pytest.fixture(params=["regions", "fibers"])
+def sync_mode(request, monkeypatch):
+    """Runs the test with synchronising kernels split at their barriers, then as fibers."""
+    monkeypatch.setenv("OPENHIP_CPU_REGIONS", "1" if request.param == "regions" else "0")
+    return request.param

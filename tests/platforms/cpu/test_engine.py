@@ -26,15 +26,26 @@ def test_modes_in_metadata(cpu):
     __device__ void helper() { __syncthreads(); }
     __global__ void synced(float* x) { helper(); x[threadIdx.x] = 2; }
     __global__ void warped(int* x) { x[threadIdx.x] = __shfl_down_sync(0xffffffffu, 1, 1); }
+    __global__ void split(float* x) { x[threadIdx.x] = 1; __syncthreads(); x[0] = 2; }
     """
     program, _, _ = build(cpu, src)
-    modes = {k: v["mode"] for k, v in program.metadata["kernels"].items()}
-    assert modes == {"plain": "loop", "synced": "fibers", "warped": "fibers"}
-    assert program.metadata["kernels"]["plain"]["param_sizes"] == [8]
+    kernels = program.metadata["kernels"]
+    modes = {k: v["mode"] for k, v in kernels.items()}
+    assert modes == {"plain": "loop", "synced": "fibers", "warped": "fibers",
+                     "split": "regions"}
+    assert kernels["plain"]["param_sizes"] == [8]
+    assert "helper" in kernels["synced"]["regions_refused"]
+    assert "__shfl_down_sync" in kernels["warped"]["regions_refused"]
+
+
+def test_regions_can_be_switched_off(cpu, fibers_only):
+    src = "__global__ void split(float* x) { x[threadIdx.x] = 1; __syncthreads(); x[0] = 2; }"
+    program, _, _ = build(cpu, src)
+    assert program.metadata["kernels"]["split"]["mode"] == "fibers"
 
 
 @pytest.mark.parametrize("block", [(1024, 1, 1), (8, 8, 16), (33, 1, 1), (1, 1, 1)])
-def test_fiber_block_shapes(cpu, dev, block):
+def test_fiber_block_shapes(cpu, dev, block, sync_mode):
     src = """
     __global__ void rev(const int* in, int* out) {
       __shared__ int s[1024];
@@ -45,7 +56,8 @@ def test_fiber_block_shapes(cpu, dev, block):
       out[blockIdx.x * n + t] = s[n - 1 - t];
     }
     """
-    _, _, fn = build(cpu, src)
+    program, _, fn = build(cpu, src)
+    assert program.metadata["kernels"]["rev"]["mode"] == sync_mode
     n = int(np.prod(block))
     x = np.arange(3 * n, dtype=np.int32)
     dx, dy = dev.put(x), dev.empty(x.nbytes)
@@ -164,7 +176,7 @@ def test_wrong_argument_sizes_are_refused(cpu, dev):
     assert info.value.status == "hipErrorInvalidValue"
 
 
-def test_fiber_kernel_too_big_for_its_stack_is_refused(cpu, dev):
+def test_fiber_kernel_too_big_for_its_stack_is_refused(cpu, dev, fibers_only):
     src = """
     __global__ void big(float* o) {
       float t[40000];

@@ -6,10 +6,15 @@
 //     shared memory (OPENHIP_EXTERN_SHARED, HIP_DYNAMIC_SHARED);
 //   * __syncthreads and its _count/_and/_or forms, __syncwarp, __threadfence*;
 //   * the warp exchange primitive (openhip::detail::warp_exchange) the warp functions use;
-//   * the two ways of running a block, chosen per kernel when the module is compiled:
+//   * the three ways of running a block, chosen per kernel when the module is compiled:
 //       loop mode   - no barrier, no warp function: the block's threads are a plain loop
 //                     (x innermost) into which the kernel is inlined, so the C++ compiler
 //                     vectorises it like hand-written code;
+//       regions mode - only __syncthreads() barriers, reached by every thread (checked by the
+//                     compiler driver, regions.py): the kernel is split at its barriers into
+//                     a function that runs a whole block, each region a thread loop
+//                     (OPENHIP_CPU_FOR_EACH_THREAD), values living across barriers kept per
+//                     thread in a scratch area (region_scratch);
 //       fiber mode  - each GPU thread of the block is a fiber with its own stack; a fiber runs
 //                     until it reaches a barrier or a warp operation, then the next ready fiber
 //                     runs (fiber.h has the context switch, 6 pushes/pops and a ret).
@@ -28,6 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "openhip_cpu/abi.h"
@@ -541,6 +547,75 @@ __attribute__((noinline)) void loop_run(const openhip_launch* L, uint64_t b0, ui
   }
 }
 
+// Regions mode: the kernel was split at its barriers by the compiler driver (regions.py) into
+// a function that runs one whole block, its regions being loops over the block's threads
+// (OPENHIP_CPU_FOR_EACH_THREAD); it is called once per block.
+template <auto K, class... A>
+__attribute__((noinline)) void region_blocks(const openhip_launch* L, uint64_t b0, uint64_t b1,
+                                             A... a) {
+  const unsigned gx = L->grid[0], gy = L->grid[1];
+  gridDim.x = gx;
+  gridDim.y = gy;
+  gridDim.z = L->grid[2];
+  blockDim.x = L->block[0];
+  blockDim.y = L->block[1];
+  blockDim.z = L->block[2];
+  unsigned ix = static_cast<unsigned>(b0 % gx);
+  unsigned iy = static_cast<unsigned>((b0 / gx) % gy);
+  unsigned iz = static_cast<unsigned>(b0 / (uint64_t(gx) * gy));
+  for (uint64_t blk = b0; blk < b1; ++blk) {
+    blockIdx.x = ix;
+    blockIdx.y = iy;
+    blockIdx.z = iz;
+    K(a...);
+    if (++ix == gx) {
+      ix = 0;
+      if (++iy == gy) {
+        iy = 0;
+        ++iz;
+      }
+    }
+  }
+}
+
+template <auto K, class Sig, unsigned... I>
+__attribute__((noinline)) void region_run(const openhip_launch* L, uint64_t b0, uint64_t b1,
+                                          Seq<I...> seq) {
+  typename Sig::Args t;
+  Sig::load(t, L->args, seq);
+  region_blocks<K>(L, b0, b1, get<I>(t)...);
+}
+
+// Bytes for `n` per-thread copies of a value of `size` bytes, rounded to a cache line.
+__attribute__((always_inline)) inline uint64_t region_slot(uint64_t size, unsigned n) {
+  return (size * n + 63) & ~uint64_t(63);
+}
+
+// This OS thread's scratch area for the per-thread copies of values that live across a
+// barrier in regions mode: cache-line aligned, grown as needed, reused by every block.
+__attribute__((noinline)) inline unsigned char* region_scratch_grow(uint64_t bytes);
+static thread_local unsigned char* t_region_scratch;
+static thread_local uint64_t t_region_scratch_size;
+__attribute__((always_inline)) inline unsigned char* region_scratch(uint64_t bytes) {
+  if (__builtin_expect(bytes <= t_region_scratch_size, 1)) return t_region_scratch;
+  return region_scratch_grow(bytes);
+}
+unsigned char* region_scratch_grow(uint64_t bytes) {
+  free(t_region_scratch);
+  t_region_scratch = nullptr;
+  t_region_scratch_size = 0;
+  void* p = nullptr;
+  const uint64_t want = bytes < 4096 ? 4096 : bytes;
+  if (posix_memalign(&p, 64, want) != 0 || p == nullptr) {
+    fail(2 /* hipErrorOutOfMemory */,
+         "kernel '%s': cannot allocate %llu bytes for the per-thread values that live across "
+         "its barriers", kernel_name(), static_cast<unsigned long long>(bytes));
+  }
+  t_region_scratch = static_cast<unsigned char*>(p);
+  t_region_scratch_size = want;
+  return t_region_scratch;
+}
+
 // Fiber mode: one fiber per thread, set up once per entry call and reused for every block of
 // the call (a finished fiber parks in fiber_finish and is resumed for the next block).
 inline constexpr uint64_t kStackCanary = 0x6f70656e68697021ull;  // "openhip!"
@@ -653,7 +728,10 @@ __attribute__((noinline)) int fiber_launch(const openhip_launch* L, openhip_work
 }
 
 // The common part of every entry point: checks, the landing pad for failures, mode dispatch.
-template <auto K, bool Fibers>
+// How a kernel runs its blocks (chosen by the compiler driver, see compiler.py).
+enum : int { kModeLoop = 0, kModeFibers = 1, kModeRegions = 2 };
+
+template <auto K, int Mode>
 __attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, uint64_t b0,
                                     uint64_t b1, const char* name) {
   using Sig = Signature<decltype(K)>;
@@ -678,17 +756,20 @@ __attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, 
     tstate.block = nullptr;
     return tstate.status;
   }
-  if (Fibers) {
+  if constexpr (Mode == kModeFibers) {
     if (int rc = fiber_launch<K, Sig>(L, W, b0, b1, typename Sig::Indices{})) return rc;
+  } else if constexpr (Mode == kModeRegions) {
+    region_run<K, Sig>(L, b0, b1, typename Sig::Indices{});
   } else {
     loop_run<K, Sig>(L, b0, b1, typename Sig::Indices{});
   }
   if (tstate.violation != nullptr) {
     snprintf(W->error, sizeof W->error,
-             "kernel '%s' reached %s (line %u) but was compiled to run its threads as a loop "
-             "(the source scan found no barrier or warp function reachable from it, e.g. it is "
-             "called through a pointer or defined in another header); its results would be "
-             "wrong", name, tstate.violation, tstate.violation_line);
+             "kernel '%s' reached %s (line %u) but was compiled to run its threads as %s "
+             "(the source scan found no barrier or warp function reachable from it there, e.g. "
+             "it is called through a pointer or defined in another header); its results would "
+             "be wrong", name, tstate.violation, tstate.violation_line,
+             Mode == kModeRegions ? "loops between its barriers" : "a loop");
     return 719;
   }
   return 0;
@@ -743,15 +824,25 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 #define OPENHIP_CPU_EXPORT extern "C" __attribute__((visibility("default"), used))
 
 // One kernel: entry point openhip_kernel_<ID> and its parameter sizes openhip_params_<ID>.
-#define OPENHIP_CPU_KERNEL(ID, FIBERS, NAME, ...)                                              \
+// MODE: 0 loop, 1 fibers, 2 regions (the function is the kernel split at its barriers).
+#define OPENHIP_CPU_KERNEL(ID, MODE, NAME, ...)                                                \
   OPENHIP_CPU_EXPORT int openhip_kernel_##ID(const openhip_launch* L, openhip_worker* W,       \
                                              uint64_t b0, uint64_t b1) {                       \
-    return ::openhip::detail::entry<(__VA_ARGS__), FIBERS>(L, W, b0, b1, NAME);                \
+    return ::openhip::detail::entry<(__VA_ARGS__), MODE>(L, W, b0, b1, NAME);                  \
   }                                                                                            \
   OPENHIP_CPU_EXPORT unsigned openhip_params_##ID(uint64_t* sizes) {                           \
     ::openhip::detail::param_sizes<(__VA_ARGS__)>(sizes);                                      \
     return ::openhip::detail::Signature<decltype(__VA_ARGS__)>::count;                         \
   }
+
+// Regions mode: runs the statement that follows once per thread of the block, threadIdx set,
+// `lt` the linear thread id (x fastest); `continue` in it goes on with the next thread.
+#define OPENHIP_CPU_FOR_EACH_THREAD(lt)                                                        \
+  for (unsigned lt##_z = 0, lt = 0; lt##_z < blockDim.z; ++lt##_z)                             \
+    for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
+      for (unsigned lt##_x = 0; lt##_x < blockDim.x; ++lt##_x, ++lt)                           \
+        if ((threadIdx.x = lt##_x, threadIdx.y = lt##_y, threadIdx.z = lt##_z), false) {       \
+        } else
 
 // One __constant__/__device__ variable: its address and size.
 #define OPENHIP_CPU_GLOBAL(ID, ...)                                 \

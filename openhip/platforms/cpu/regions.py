@@ -1,0 +1,1277 @@
+"""Compile-time splitting of CPU kernels at their barriers ("regions mode").
+
+A kernel that calls ``__syncthreads()`` cannot run its threads as one plain loop: every thread
+must reach the barrier before any goes on.  Fibers (engine.h) do that at run time, at the cost of
+a context switch per thread per barrier.  This module does it at compile time, as MCUDA, PoCL's
+work-item loops and CuPBoP do: the kernel body is cut at each barrier into *regions*; each region
+becomes a loop over the block's threads (which the C++ compiler can vectorise), and the code
+between the regions -- the control flow that contains barriers -- runs once per block.
+
+What it takes for a kernel to be split (anything else runs as fibers, unchanged):
+
+* its only synchronisation is ``__syncthreads();`` written as a statement (no warp functions,
+  no ``_count/_and/_or`` forms, no barrier inside a called function or a macro);
+* every barrier sits in straight-line code or inside ``{}``, ``if``, ``for``, ``while`` and
+  ``do`` statements whose conditions are provably the same for every thread of the block:
+  built from literals, kernel parameters that no thread modifies, ``blockIdx``/``blockDim``/
+  ``gridDim``, template parameters, object-like macros and namespace-scope constants, and
+  local variables that are themselves block-uniform (initialised and only updated, outside
+  any per-thread code, from such values).  That is exactly CUDA's rule that a barrier must be
+  reached by all threads of a block, checked conservatively;
+* no ``goto``, labels, ``switch`` around a barrier, preprocessor conditionals in the body, or
+  ``break``/``continue`` that would leave a region.
+
+Variables that live across a barrier are either recomputed in each later region (when their
+initialiser is a pure function of the thread and block coordinates and uniform values, and they
+are never modified) or kept in per-thread arrays (a block's worth, from a per-worker scratch
+area), bound by reference under their own name in each region that uses them.  ``return`` in a
+region marks the thread as exited; later regions skip it, as a GPU's barrier does.
+
+The result is extra source text, appended to the user's file before the generated footer, with
+``#line`` directives so diagnostics keep the user's line numbers.  The original kernel stays in
+the file; if the transformed file does not compile, the compiler driver builds the file again
+without it (the kernel then runs as fibers), so this transformation can cost speed but never
+correctness of diagnostics.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ...compiler.scan import SYNC_FUNCTIONS, SYNC_PREFIXES, SourceScan
+
+__all__ = ["RegionPlan", "split_kernels", "PREFIX"]
+
+#: prefix of the generated functions: ``ns::k`` becomes ``ns::__openhip_rg_k``.
+PREFIX = "__openhip_rg_"
+
+#: pure functions allowed in uniform and recomputed expressions.
+_PURE_CALLS = frozenset({"min", "max", "umin", "umax", "llmin", "llmax", "ullmin", "ullmax",
+                         "abs", "__mul24", "__umul24", "__popc", "__clz", "__ffs"})
+_COORDS = frozenset({"blockIdx", "blockDim", "gridDim"})
+#: HIP's macro spellings of the coordinates
+_UNIFORM_MACROS = frozenset(f"hip{w}_{c}" for w in ("BlockIdx", "BlockDim", "GridDim")
+                            for c in "xyz")
+_THREAD_MACROS = frozenset(f"hipThreadIdx_{c}" for c in "xyz")
+#: tokens that make a macro unsafe to use inside a region (they would leave it)
+_JUMPS = re.compile(r"\b(return|break|continue|goto|__syncthreads\w*)\b")
+_SCOPES = ("compound_statement", "for_statement", "for_range_loop", "if_statement",
+           "while_statement", "switch_statement", "lambda_expression", "do_statement",
+           "catch_clause")
+_LOOPS = ("for_statement", "for_range_loop", "while_statement", "do_statement")
+_DECLARATORS = ("init_declarator", "identifier", "pointer_declarator", "array_declarator",
+                "reference_declarator", "parenthesized_declarator", "function_declarator")
+#: well-known functions that take arguments by non-const reference.
+_REFERENCE_TAKERS = frozenset({"swap", "tie", "forward", "move", "exchange", "modf", "frexp",
+                               "remquo", "sincos", "sincosf", "sincospi", "sincospif"})
+_LITERALS = ("number_literal", "char_literal", "true", "false", "null", "nullptr",
+             "string_literal", "concatenated_string")
+
+
+class _Fallback(Exception):
+    """The kernel cannot be split (the message says why); it runs as fibers."""
+
+
+@dataclass
+class RegionPlan:
+    """What became of one synchronising kernel."""
+
+    kernel: str                 # qualified kernel name ("ns::k")
+    function: str | None        # qualified name of the generated function, None: not split
+    reason: str = ""            # why it was not split
+    regions: int = 0            # thread loops generated
+
+
+@dataclass(eq=False)
+class _Decl:
+    name: str
+    node: object                # the declarator's identifier node (None for a parameter)
+    stmt: object                # the declaration statement (None for a parameter)
+    declarator: object | None   # the declarator node under the declaration (init_declarator...)
+    kind: str                   # "param" | "local"
+    scope: object = None        # node of the scope it is declared in
+    uses: list = field(default_factory=list)
+    mods: list = field(default_factory=list)   # (node, how) how: assign|update|addr|call|...
+    level: bool = False         # declared as a top-level statement of a structured compound
+    for_init: object = None     # the for statement whose initialiser declares it
+    shape: str = ""             # "plain" | "pointer" | "array" | "ref" (from the declarator)
+
+
+def _text(data: bytes, node) -> str:
+    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
+def _is_sync(name: str) -> bool:
+    return name in SYNC_FUNCTIONS or name.startswith(SYNC_PREFIXES)
+
+
+def _walk(node):
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.children))
+
+
+def _declarator_identifier(node):
+    """The identifier a declarator declares, and whether the declarator is a plain name, a
+    pointer, an array or a reference (``kind``); (None, "") for anything else."""
+    kinds = []
+    while node is not None:
+        t = node.type
+        if t == "identifier":
+            return node, ("ref" if "ref" in kinds else "array" if "array" in kinds else
+                          "pointer" if "pointer" in kinds else "plain")
+        if t == "init_declarator":
+            node = node.child_by_field_name("declarator")
+        elif t == "pointer_declarator":
+            kinds.append("pointer")
+            node = node.child_by_field_name("declarator")
+        elif t == "array_declarator":
+            kinds.append("array")
+            node = node.child_by_field_name("declarator")
+        elif t in ("reference_declarator",):
+            kinds.append("ref")
+            node = next((c for c in node.named_children), None)
+        elif t == "parenthesized_declarator":
+            kinds.append("paren")
+            node = next((c for c in node.named_children), None)
+        else:
+            return None, ""
+    return None, ""
+
+
+class _Constants:
+    """Names that are the same for every thread wherever they appear: object-like macros,
+    enumerators and namespace-scope ``const``/``constexpr`` variables of the file."""
+
+    def __init__(self, root, data: bytes) -> None:
+        self.names: set[str] = set()
+        macros: dict[str, str] = {}
+        for n in _walk(root):
+            t = n.type
+            if t == "preproc_def":
+                name = n.child_by_field_name("name")
+                value = n.child_by_field_name("value")
+                if name is not None:
+                    macros[_text(data, name)] = _text(data, value).strip() if value else ""
+            elif t == "enumerator":
+                name = n.child_by_field_name("name")
+                if name is not None:
+                    self.names.add(_text(data, name))
+            elif t == "declaration" and n.parent is not None and n.parent.type in (
+                    "translation_unit", "declaration_list"):
+                quals = {_text(data, c) for c in n.children if c.type == "type_qualifier"}
+                if quals & {"const", "constexpr"}:
+                    for d in n.children_by_field_name("declarator"):
+                        ident, kind = _declarator_identifier(d)
+                        if ident is not None and kind == "plain":
+                            self.names.add(_text(data, ident))
+        # A macro is constant if its body is made of literals, operators and constant names.
+        token = re.compile(r"[A-Za-z_]\w*|\d[\w.]*|\S")
+        changed = True
+        pending = dict(macros)
+        while changed:
+            changed = False
+            for name, body in list(pending.items()):
+                ok = bool(body)
+                for tok in token.findall(body):
+                    if tok[0].isalpha() or tok[0] == "_":
+                        if tok not in self.names and tok not in ("sizeof",):
+                            ok = False
+                            break
+                    elif tok in ("=", ";", "{", "}", "[", "]", "#", '"', "'", ","):
+                        ok = False
+                        break
+                if ok:
+                    self.names.add(name)
+                    del pending[name]
+                    changed = True
+
+
+class _Kernel:
+    """One kernel: analysis and code generation."""
+
+    def __init__(self, data: bytes, func, template, scan_result: SourceScan,
+                 constants: _Constants, sync_names: set[str], filename: str,
+                 functions: dict[str, list[list]], macros: dict[str, str]) -> None:
+        self.data = data
+        self.functions = functions
+        self.macros = macros
+        self.func = func
+        self.template = template
+        self.scan = scan_result
+        self.constants = constants
+        self.sync_names = sync_names
+        self.filename = filename
+        self.body = func.child_by_field_name("body")
+        self.decls: list[_Decl] = []
+        self.resolved: dict[int, _Decl] = {}   # identifier node id -> declaration
+        self.template_names: set[str] = set()
+        self.local_types: set[str] = set()
+        self.barriers: set[int] = set()         # ids of barrier statements
+        self.has_barrier: set[int] = set()      # ids of nodes containing a barrier
+        self.uniform: set[_Decl] = set()
+        self.region_of: dict[int, int] = {}     # statement id -> region number (-1: block)
+        self.regions = 0
+        self.returns = False
+        self.labels = 0
+        self.out: list[str] = []
+
+    # ---- helpers ---------------------------------------------------------------------------
+    def t(self, node) -> str:
+        return _text(self.data, node)
+
+    def line(self, node) -> str:
+        return f'#line {node.start_point[0] + 1} "{self.filename}"\n'
+
+    # ---- checks and analysis ---------------------------------------------------------------
+    def analyse(self) -> None:
+        body = self.body
+        if body is None or body.has_error:
+            raise _Fallback("the body could not be parsed")
+        self.nodes = {n.id: n for n in _walk(body)}
+        if self.template is not None:
+            params = self.template.child_by_field_name("parameters")
+            for p in (params.named_children if params is not None else []):
+                for n in _walk(p):
+                    if n.type in ("identifier", "type_identifier"):
+                        self.template_names.add(self.t(n))
+        for n in _walk(body):
+            t = n.type
+            if t.startswith("preproc_") and t not in ("preproc_directive", "preproc_arg") and \
+                    not (t == "preproc_call" and self._is_pragma(n)):
+                raise _Fallback("preprocessor directives inside the kernel body")
+            if t in ("goto_statement", "labeled_statement"):
+                raise _Fallback("goto or labels")
+            if t in ("struct_specifier", "class_specifier", "union_specifier",
+                     "enum_specifier", "type_definition", "alias_declaration"):
+                name = n.child_by_field_name("name")
+                if name is not None:
+                    self.local_types.add(self.t(name))
+                for d in n.children_by_field_name("declarator"):
+                    for m in _walk(d):
+                        if m.type == "type_identifier":
+                            self.local_types.add(self.t(m))
+            if t == "identifier":
+                name = self.t(n)
+                if name in self.macros and _JUMPS.search(self.macros[name]):
+                    raise _Fallback(f"macro {name} may leave a region (return, break, continue "
+                                    "or goto in its body)")
+                parent = n.parent
+                if parent is not None and parent.type == "call_expression" and \
+                        parent.child_by_field_name("function") == n and \
+                        re.fullmatch(r"[A-Z_][A-Z0-9_]*", name) and name not in self.macros \
+                        and name not in self.functions and \
+                        not name.startswith(("HIP_", "OPENHIP_", "__HIP")):
+                    raise _Fallback(f"{name}(...) looks like a macro from a header, which may "
+                                    "hide control flow")
+                if name in self.sync_names or _is_sync(name):
+                    if not self._is_barrier_callee(n):
+                        raise _Fallback(f"uses {name} (only __syncthreads(); statements are "
+                                        "split)")
+            if t == "expression_statement" and self._is_barrier_stmt(n):
+                self.barriers.add(n.id)
+        if not self.barriers:
+            raise _Fallback("no __syncthreads(); statement")
+        for b in list(self.barriers):
+            n = self._by_id(b)
+            while n is not None and n.id != body.id:
+                self.has_barrier.add(n.id)
+                n = n.parent
+        self._resolve()
+        self._check_structure(body)
+        self._find_uniform()
+        self._assign_regions(body)
+        self._check_threads()
+
+    def _is_pragma(self, node) -> bool:
+        directive = node.child_by_field_name("directive")
+        return directive is not None and self.t(directive).strip() == "#pragma"
+
+    def _by_id(self, ident: int):
+        return self.nodes.get(ident)
+
+    def _is_barrier_stmt(self, node) -> bool:
+        kids = node.named_children
+        if len(kids) != 1 or kids[0].type != "call_expression":
+            return False
+        fn = kids[0].child_by_field_name("function")
+        args = kids[0].child_by_field_name("arguments")
+        return (fn is not None and fn.type == "identifier" and self.t(fn) == "__syncthreads"
+                and args is not None and not args.named_children)
+
+    def _is_barrier_callee(self, ident) -> bool:
+        call = ident.parent
+        if call is None or call.type != "call_expression":
+            return False
+        stmt = call.parent
+        return (stmt is not None and stmt.type == "expression_statement" and
+                call.child_by_field_name("function") == ident and self._is_barrier_stmt(stmt))
+
+    # ---- name resolution -------------------------------------------------------------------
+    def _resolve(self) -> None:
+        fdecl = self.func.child_by_field_name("declarator")
+        while fdecl is not None and fdecl.type != "function_declarator":
+            fdecl = fdecl.child_by_field_name("declarator")
+        scopes: list[dict[str, _Decl]] = [{}]
+        if fdecl is not None:
+            params = fdecl.child_by_field_name("parameters")
+            for p in (params.named_children if params is not None else []):
+                d = p.child_by_field_name("declarator")
+                ident, _kind = _declarator_identifier(d) if d is not None else (None, "")
+                if ident is not None:
+                    decl = _Decl(self.t(ident), None, None, p, "param", self.func)
+                    self.decls.append(decl)
+                    scopes[0][decl.name] = decl
+        self._visit(self.body, scopes, in_lambda=False)
+
+    def _declare(self, ident, stmt, declarator, scopes, scope_node) -> _Decl:
+        decl = _Decl(self.t(ident), ident, stmt, declarator, "local", scope_node,
+                     shape=_declarator_identifier(declarator)[1])
+        self.decls.append(decl)
+        scopes[-1][decl.name] = decl
+        return decl
+
+    def _use(self, ident, scopes) -> None:
+        name = self.t(ident)
+        for scope in reversed(scopes):
+            if name in scope:
+                decl = scope[name]
+                decl.uses.append(ident)
+                self.resolved[ident.id] = decl
+                return
+
+    def _visit(self, node, scopes, in_lambda: bool) -> None:
+        t = node.type
+        if t == "identifier":
+            self._use(node, scopes)
+            return
+        if t in ("field_identifier", "type_identifier", "namespace_identifier",
+                 "primitive_type", "comment", "string_literal", "number_literal"):
+            return
+        if t == "field_expression":
+            arg = node.child_by_field_name("argument")
+            if arg is not None:
+                self._visit(arg, scopes, in_lambda)
+            return
+        if t == "qualified_identifier":
+            return  # ns::name: never a local
+        opened = t in _SCOPES
+        if opened:
+            scopes.append({})
+        if t == "lambda_expression":
+            captures = node.child_by_field_name("captures")
+            if captures is not None:
+                self._visit(captures, scopes[:-1], in_lambda)
+            declarator = node.child_by_field_name("declarator")
+            if declarator is not None:
+                for p in _walk(declarator):
+                    if p.type in ("parameter_declaration", "optional_parameter_declaration"):
+                        d = p.child_by_field_name("declarator")
+                        ident, _ = _declarator_identifier(d) if d is not None else (None, "")
+                        if ident is not None:
+                            self._declare(ident, p, d, scopes, node)
+            lbody = node.child_by_field_name("body")
+            if lbody is not None:
+                for c in lbody.children:
+                    self._visit(c, scopes, True)
+            scopes.pop()
+            return
+        if t == "for_range_loop":
+            right = node.child_by_field_name("right")
+            if right is not None:
+                self._visit(right, scopes, in_lambda)
+            d = node.child_by_field_name("declarator")
+            ident, _ = _declarator_identifier(d) if d is not None else (None, "")
+            if ident is not None:
+                self._declare(ident, node, d, scopes, node)
+            b = node.child_by_field_name("body")
+            if b is not None:
+                self._visit(b, scopes, in_lambda)
+            scopes.pop()
+            return
+        if t in ("declaration", "condition_declaration"):
+            for c in node.children:
+                if c.type in _DECLARATORS:
+                    ident, _ = _declarator_identifier(c)
+                    value = c.child_by_field_name("value") if c.type == "init_declarator" \
+                        else None
+                    # array sizes and the like, then the name, then the initialiser
+                    for part in c.children:
+                        if part != value and part.type != "identifier":
+                            self._visit(part, scopes, in_lambda)
+                    if ident is not None:
+                        decl = self._declare(ident, node, c, scopes, node.parent)
+                        if node.parent is not None and node.parent.type == "for_statement":
+                            decl.for_init = node.parent
+                    if value is not None:
+                        self._visit(value, scopes, in_lambda)
+                elif c.type not in ("type_qualifier", "storage_class_specifier"):
+                    self._visit(c, scopes, in_lambda)
+            return
+        for c in node.children:
+            self._visit(c, scopes, in_lambda)
+        if t in ("assignment_expression", "update_expression", "pointer_expression",
+                 "call_expression"):
+            self._record_mod(node, in_lambda)
+        if in_lambda:
+            for c in node.children:
+                if c.type == "identifier" and c.id in self.resolved:
+                    self.resolved[c.id].mods.append((c, "lambda"))
+        if opened:
+            scopes.pop()
+
+    def _target(self, node):
+        """The local whose storage ``node`` designates: ``v``, ``(v)``, ``v.f``, ``v[i]`` for an
+        array ``v`` (not ``p[i]`` or ``p->f`` for a pointer ``p``)."""
+        while node is not None:
+            t = node.type
+            if t == "parenthesized_expression":
+                node = node.named_children[0] if node.named_children else None
+            elif t == "field_expression":
+                op = node.child_by_field_name("operator")
+                if op is None or self.t(op) != ".":
+                    return None
+                node = node.child_by_field_name("argument")
+            elif t == "subscript_expression":
+                base = node.child_by_field_name("argument")
+                d = self._target(base)
+                return d if d is not None and d.shape == "array" else None
+            else:
+                break
+        if node is not None and node.type == "identifier":
+            return self.resolved.get(node.id)
+        return None
+
+    def _record_mod(self, node, in_lambda: bool) -> None:
+        t = node.type
+        if t == "assignment_expression":
+            d = self._target(node.child_by_field_name("left"))
+            if d is not None:
+                d.mods.append((node, "lambda" if in_lambda else "assign"))
+        elif t == "update_expression":
+            d = self._target(node.child_by_field_name("argument"))
+            if d is not None:
+                d.mods.append((node, "lambda" if in_lambda else "update"))
+        elif t == "pointer_expression":
+            op = node.child_by_field_name("operator")
+            if op is not None and self.t(op) == "&":
+                d = self._target(node.child_by_field_name("argument"))
+                if d is not None:
+                    d.mods.append((node, "addr"))
+        elif t == "call_expression":
+            fn = node.child_by_field_name("function")
+            args = node.child_by_field_name("arguments")
+            if fn is not None and fn.type == "field_expression":  # v.method(): may modify v
+                d = self._target(fn.child_by_field_name("argument"))
+                if d is not None:
+                    d.mods.append((node, "call"))
+            for i, a in enumerate(args.named_children if args is not None else []):
+                d = self._target(a)
+                if d is not None and self._may_modify_argument(fn, i):
+                    d.mods.append((node, "call"))
+
+    def _may_modify_argument(self, fn, index: int) -> bool:
+        """Whether a call through ``fn`` may modify its ``index``-th argument: when it is a
+        function of this file taking a non-const reference there, or not a plain function
+        name (a lambda, a functor, a method, a qualified name)."""
+        if fn is None or fn.type != "identifier" or fn.id in self.resolved:
+            return True
+        name = self.t(fn)
+        if name in _PURE_CALLS:
+            return False
+        if name in _REFERENCE_TAKERS:
+            return True
+        return any(index < len(refs) and refs[index] or (refs and refs[-1] is None)
+                   for refs in self.functions.get(name, ()))
+
+    # ---- structure -------------------------------------------------------------------------
+    def _stmts(self, node) -> list:
+        """The statements of a structured statement's body (a compound's children, or the one
+        statement)."""
+        if node.type == "compound_statement":
+            return [c for c in node.named_children if c.type != "comment"]
+        return [node]
+
+    def _structured_kids(self, stmt) -> list:
+        """The statement lists of a structured statement that contains a barrier."""
+        t = stmt.type
+        if t == "compound_statement":
+            return [stmt]
+        if t == "if_statement":
+            out = [stmt.child_by_field_name("consequence")]
+            alt = stmt.child_by_field_name("alternative")
+            if alt is not None:
+                out.append(next(c for c in alt.named_children))
+            return out
+        if t in ("for_statement", "while_statement", "do_statement"):
+            return [stmt.child_by_field_name("body")]
+        raise _Fallback(f"a barrier inside a {t.replace('_', ' ')} on line "
+                        f"{stmt.start_point[0] + 1}")
+
+    def _check_structure(self, compound) -> None:
+        for s in self._stmts(compound):
+            if s.id in self.barriers or s.id not in self.has_barrier:
+                continue
+            if s.type not in ("compound_statement", "if_statement", "for_statement",
+                              "while_statement", "do_statement"):
+                raise _Fallback(f"a barrier inside a {s.type.replace('_', ' ')} on line "
+                                f"{s.start_point[0] + 1}")
+            if s.type == "if_statement":
+                cond = s.child_by_field_name("condition")
+                if cond is None or cond.child_by_field_name("initializer") is not None or \
+                        cond.child_by_field_name("value") is None or \
+                        any(c.type in ("declaration", "init_statement", "condition_declaration")
+                            for c in cond.named_children):
+                    raise _Fallback(f"line {s.start_point[0] + 1}: an if with a declaration "
+                                    "around a barrier")
+            if s.type == "while_statement":
+                cond = s.child_by_field_name("condition")
+                if cond is None or cond.child_by_field_name("value") is None or \
+                        any(c.type in ("declaration", "condition_declaration")
+                            for c in cond.named_children):
+                    raise _Fallback(f"line {s.start_point[0] + 1}: a while with a declaration "
+                                    "around a barrier")
+            for kid in self._structured_kids(s):
+                if kid.id not in self.barriers:
+                    self._check_structure(kid)  # a compound, or a single statement
+
+    def _structured_lists(self):
+        """Every statement list (compound or single statement) that contains a barrier."""
+        out = []
+
+        def rec(node):
+            out.append(node)
+            for s in self._stmts(node):
+                if s.id in self.has_barrier and s.id not in self.barriers:
+                    for kid in self._structured_kids(s):
+                        if kid.id not in self.barriers:
+                            rec(kid)
+        rec(self.body)
+        return out
+
+    # ---- uniformity ------------------------------------------------------------------------
+    def _find_uniform(self) -> None:
+        lists = self._structured_lists()
+        self._level_parents = {n.id for n in lists if n.type == "compound_statement"}
+        self._single_level = {n.id for n in lists if n.type != "compound_statement"}
+        self._structured = {s.id for lst in lists for s in self._stmts(lst)
+                            if s.id in self.has_barrier and s.id not in self.barriers}
+        structured_fors = {s for lst in lists for s in self._stmts(lst)
+                           if s.type == "for_statement" and s.id in self._structured}
+        self._structured_for_ids = {s.id for s in structured_fors}
+        candidates: list[_Decl] = []
+        for d in self.decls:
+            if d.kind == "param":
+                candidates.append(d)
+                continue
+            if d.stmt is None or d.stmt.type != "declaration":
+                continue
+            if d.for_init is not None:
+                if d.for_init.id in self._structured_for_ids:
+                    candidates.append(d)
+                continue
+            parent = d.stmt.parent
+            if parent is not None and (parent.id in self._level_parents or
+                                       d.stmt.id in self._single_level):
+                d.level = True
+                candidates.append(d)
+        uniform = set(candidates)
+        for d in candidates:
+            if d.kind == "local":
+                _ident, kind = _declarator_identifier(d.declarator)
+                if kind not in ("plain", "pointer"):
+                    uniform.discard(d)
+                elif any(self.t(c) == "static" for c in d.stmt.children
+                         if c.type == "storage_class_specifier"):
+                    uniform.discard(d)
+        changed = True
+        while changed:
+            changed = False
+            for d in list(uniform):
+                if not self._stays_uniform(d, uniform):
+                    uniform.discard(d)
+                    changed = True
+                    # a declaration is either wholly block-level or wholly per-thread
+                    for other in list(uniform):
+                        if other.stmt is not None and other.stmt == d.stmt and \
+                                other.kind == "local":
+                            uniform.discard(other)
+        # Shared variables are one per block already (and read where the whole block runs,
+        # i.e. after every thread finished the region before: what a barrier guarantees);
+        # static and extern locals are one per program and never uniform.
+        self.global_like: set[_Decl] = set()
+        for d in self.decls:
+            if d.kind != "local" or d.stmt is None or d.stmt.type != "declaration":
+                continue
+            quals = {self.t(c) for c in d.stmt.children
+                     if c.type in ("type_qualifier", "storage_class_specifier")}
+            if "__shared__" in quals:
+                uniform.add(d)
+            elif quals & {"static", "extern", "thread_local"}:
+                uniform.discard(d)
+                self.global_like.add(d)
+        self.uniform = uniform
+
+    def _stays_uniform(self, d: _Decl, uniform: set) -> bool:
+        if d.kind == "local":
+            value = d.declarator.child_by_field_name("value") \
+                if d.declarator.type == "init_declarator" else None
+            if value is not None and not self._uniform_expr(value, uniform):
+                return False
+        for node, how in d.mods:
+            if how not in ("assign", "update"):
+                return False
+            if not self._uniform_mod(node, uniform):
+                return False
+        return True
+
+    def _uniform_mod(self, node, uniform: set) -> bool:
+        """A modification executed once per block with a uniform value."""
+        if node.type == "assignment_expression":
+            right = node.child_by_field_name("right")
+            if right is None or not self._uniform_expr(right, uniform):
+                return False
+        # where: an expression statement at structured level, or a structured for's header
+        p = node.parent
+        while p is not None and p.type in ("comma_expression", "parenthesized_expression"):
+            p = p.parent
+        if p is None:
+            return False
+        if p.type == "for_statement" and p.id in self._structured_for_ids:
+            return p.child_by_field_name("body") is not None and \
+                not (p.child_by_field_name("body").start_byte <= node.start_byte <
+                     p.child_by_field_name("body").end_byte)
+        if p.type == "expression_statement" and p.parent is not None and (
+                p.parent.id in self._level_parents or p.id in self._single_level):
+            # every operand of a comma list must itself be such a modification
+            return self._uniform_stmt_expr(p.named_children[0], uniform)
+        return False
+
+    def _uniform_stmt_expr(self, expr, uniform: set) -> bool:
+        t = expr.type
+        if t == "comma_expression":
+            return all(self._uniform_stmt_expr(c, uniform) for c in expr.named_children)
+        if t == "parenthesized_expression":
+            return all(self._uniform_stmt_expr(c, uniform) for c in expr.named_children)
+        if t == "assignment_expression":
+            d = self._plain_target(expr.child_by_field_name("left"))
+            right = expr.child_by_field_name("right")
+            return d in uniform and right is not None and self._uniform_expr(right, uniform)
+        if t == "update_expression":
+            return self._plain_target(expr.child_by_field_name("argument")) in uniform
+        return False
+
+    def _plain_target(self, node):
+        """The scalar or pointer local (or parameter) ``node`` names, by name alone."""
+        while node is not None and node.type == "parenthesized_expression":
+            node = node.named_children[0] if node.named_children else None
+        if node is None or node.type != "identifier":
+            return None
+        d = self.resolved.get(node.id)
+        return d if d is not None and d.shape in ("", "plain", "pointer") else None
+
+    def _uniform_expr(self, node, uniform: set, thread_ok: bool = False,
+                      remat: set | None = None) -> bool:
+        """Whether ``node`` is the same for every thread (``thread_ok``: may also depend on the
+        thread's coordinates and on recomputable locals in ``remat``) and free of side
+        effects and memory reads."""
+        t = node.type
+        if t in _LITERALS or t == "sizeof_expression" or t == "alignof_expression":
+            return True
+        if t == "identifier":
+            d = self.resolved.get(node.id)
+            name = self.t(node)
+            if d is not None:
+                return d in uniform or (remat is not None and d in remat)
+            return name in self.constants.names or name in self.template_names or \
+                name == "warpSize" or name in _UNIFORM_MACROS or \
+                (thread_ok and name in _THREAD_MACROS)
+        if t == "field_expression":
+            arg = node.child_by_field_name("argument")
+            op = node.child_by_field_name("operator")
+            fld = node.child_by_field_name("field")
+            if arg is None or arg.type != "identifier" or op is None or self.t(op) != "." or \
+                    fld is None or self.t(fld) not in ("x", "y", "z"):
+                return False
+            name = self.t(arg)
+            if name in self.resolved and arg.id in self.resolved:
+                return False
+            return name in _COORDS or (thread_ok and name == "threadIdx")
+        if t in ("binary_expression", "parenthesized_expression", "conditional_expression"):
+            return all(self._uniform_expr(c, uniform, thread_ok, remat)
+                       for c in node.named_children)
+        if t == "unary_expression":
+            arg = node.child_by_field_name("argument")
+            return arg is not None and self._uniform_expr(arg, uniform, thread_ok, remat)
+        if t == "cast_expression":
+            value = node.child_by_field_name("value")
+            return value is not None and self._uniform_expr(value, uniform, thread_ok, remat)
+        if t == "call_expression":
+            fn = node.child_by_field_name("function")
+            args = node.child_by_field_name("arguments")
+            if fn is None or args is None:
+                return False
+            if fn.type == "identifier" and self.t(fn) in _PURE_CALLS and \
+                    fn.id not in self.resolved:
+                return all(self._uniform_expr(a, uniform, thread_ok, remat)
+                           for a in args.named_children)
+            if fn.type in ("primitive_type", "type_identifier", "sized_type_specifier",
+                           "template_function") or (fn.type == "identifier" and False):
+                return all(self._uniform_expr(a, uniform, thread_ok, remat)
+                           for a in args.named_children)
+            return False
+        if t in ("static_cast", "template_function"):
+            return False
+        if t == "initializer_list" or t == "argument_list":
+            return all(self._uniform_expr(c, uniform, thread_ok, remat)
+                       for c in node.named_children)
+        return False
+
+    # ---- regions ---------------------------------------------------------------------------
+    def _is_block_level(self, s) -> bool:
+        """A statement run once per block: a shared/static declaration, a type declaration,
+        a uniform declaration or update."""
+        t = s.type
+        if t in ("type_definition", "alias_declaration", "using_declaration",
+                 "static_assert_declaration", "namespace_alias_definition"):
+            return True
+        if t == "declaration":
+            quals = {self.t(c) for c in s.children if c.type in ("type_qualifier",
+                                                                   "storage_class_specifier")}
+            if quals & {"__shared__", "static", "extern", "thread_local"}:
+                return True
+            decls = [d for d in self.decls if d.stmt == s and d.kind == "local"]
+            declarators = s.children_by_field_name("declarator")
+            if len(decls) != len(declarators):
+                raise _Fallback(f"line {s.start_point[0] + 1}: a declaration of a kind that is "
+                                "not split")
+            if not decls:
+                return True  # `struct S {...};` and the like
+            return all(d in self.uniform for d in decls)
+        if t == "expression_statement":
+            kids = s.named_children
+            return bool(kids) and self._uniform_stmt_expr(kids[0], self.uniform) and \
+                not self._is_barrier_stmt(s)
+        return False
+
+    def _assign_regions(self, lst) -> None:
+        current = None
+        pragmas: list = []  # a pragma belongs with the statement after it
+        for s in self._stmts(lst):
+            if s.type == "preproc_call":
+                pragmas.append(s)
+                continue
+            self._assign_one(s, current)
+            current = self.region_of[s.id] if self.region_of[s.id] >= 0 else None
+            for p in pragmas:
+                self.region_of[p.id] = self.region_of[s.id]
+            pragmas = []
+        for p in pragmas:
+            self.region_of[p.id] = current if current is not None else -1
+
+    def _assign_one(self, s, current: int | None) -> None:
+        """Give statement ``s`` its region (-1: runs once per block); ``current`` is the
+        region of the statement before it, if that one runs per thread."""
+        if s.id in self.barriers or self._is_block_level(s) and s.id not in self._structured:
+            self.region_of[s.id] = -1
+        elif s.id in self._structured:
+            self.region_of[s.id] = -1
+            for kid in self._structured_kids(s):
+                if kid.id not in self.barriers:
+                    self._assign_regions(kid)
+        else:
+            if current is None:
+                current = self.regions
+                self.regions += 1
+            self.region_of[s.id] = current
+
+    def _region_of_node(self, node) -> int:
+        n = node
+        while n is not None:
+            if n.id in self.region_of:
+                return self.region_of[n.id]
+            n = n.parent
+        return -1
+
+    def _check_threads(self) -> None:
+        # Headers of structured statements run once per block: they must be uniform.
+        for sid in self._structured:
+            s = self._node(sid)
+            t = s.type
+            if t in ("if_statement", "while_statement"):
+                cond = s.child_by_field_name("condition")
+                value = cond.child_by_field_name("value") if cond is not None else None
+                if value is None or not self._uniform_expr(value, self.uniform):
+                    raise _Fallback(f"line {s.start_point[0] + 1}: a barrier under a condition "
+                                    "that may differ between threads")
+            elif t == "do_statement":
+                cond = s.child_by_field_name("condition")
+                if cond is None or not self._uniform_expr(cond, self.uniform):
+                    raise _Fallback(f"line {s.start_point[0] + 1}: a barrier in a loop whose "
+                                    "condition may differ between threads")
+            elif t == "for_statement":
+                self._check_for(s)
+        # Per-thread locals used outside their region.
+        self.promoted: list[_Decl] = []
+        self.remat: list[_Decl] = []
+        remat: set[_Decl] = set()
+        cross: list[_Decl] = []
+        for d in self.decls:
+            if d in self.uniform or d in self.global_like:
+                continue
+            if d.kind == "param":
+                if d.uses:
+                    self.promoted.append(d)
+                continue
+            if not d.level:
+                continue
+            home = self.region_of.get(d.stmt.id, -1)
+            if any(self._region_of_node(u) != home for u in d.uses):
+                cross.append(d)
+        stable = {d for d in self.uniform if self._stable(d)}
+        for d in sorted(cross, key=lambda d: d.stmt.start_byte):
+            siblings = [o for o in self.decls if o.stmt == d.stmt and o.kind == "local"]
+            if all(self._recomputable(o, stable, remat) for o in siblings):
+                remat.add(d)
+                self.remat.append(d)
+            else:
+                self.promoted.append(d)
+        self.remat_set = remat
+        for d in self.promoted + self.remat:
+            if any(how == "addr" for _node, how in d.mods):
+                raise _Fallback(f"the address of {d.name!r} is taken and it lives across a "
+                                "barrier")
+            if d.shape == "array":
+                for u in d.uses:
+                    p = u.parent
+                    if p is None or p.type != "subscript_expression" or \
+                            p.child_by_field_name("argument") != u:
+                        raise _Fallback(f"array {d.name!r} lives across a barrier and is used "
+                                        "other than by subscript")
+        for d in self.promoted:
+            if d.kind == "param":
+                continue
+            _ident, kind = _declarator_identifier(d.declarator)
+            if kind == "ref":
+                raise _Fallback(f"reference {d.name!r} lives across a barrier")
+            type_node = d.stmt.child_by_field_name("type")
+            if type_node is None or type_node.type == "placeholder_type_specifier":
+                raise _Fallback(f"'auto' variable {d.name!r} lives across a barrier")
+            names = {self.t(n) for n in _walk(type_node) if n.type == "type_identifier"}
+            if names & self.local_types:
+                raise _Fallback(f"{d.name!r} has a type declared inside the kernel")
+            for u in d.uses:
+                if self._region_of_node(u) == -1:
+                    raise _Fallback(f"per-thread {d.name!r} used where the whole block runs")
+        for d in self.remat:
+            for u in d.uses:
+                if self._region_of_node(u) == -1:
+                    raise _Fallback(f"per-thread {d.name!r} used where the whole block runs")
+        # returns, breaks and continues inside regions
+        for lst in self._structured_lists():
+            for s in self._stmts(lst):
+                if self.region_of.get(s.id, -1) >= 0:
+                    self._check_jumps(s)
+
+    def _node(self, ident: int):
+        return self.nodes[ident]
+
+    def _stable(self, d: _Decl) -> bool:
+        """Uniform and never changed, except by the update of the for loop declaring it."""
+        for node, _how in d.mods:
+            p = node.parent
+            while p is not None and p.type in ("comma_expression", "parenthesized_expression"):
+                p = p.parent
+            if d.for_init is None or p != d.for_init:
+                return False
+            body = p.child_by_field_name("body")
+            if body is not None and body.start_byte <= node.start_byte < body.end_byte:
+                return False
+        return True
+
+    def _recomputable(self, d: _Decl, stable: set, remat: set) -> bool:
+        if d.mods or d.declarator is None or d.declarator.type != "init_declarator":
+            return False
+        _ident, kind = _declarator_identifier(d.declarator)
+        if kind not in ("plain", "pointer"):
+            return False
+        value = d.declarator.child_by_field_name("value")
+        if value is None or value.type in ("initializer_list", "argument_list"):
+            return False
+        if any(self.t(c) in ("static", "volatile") for c in d.stmt.children):
+            return False
+        return self._uniform_expr(value, stable, thread_ok=True, remat=remat)
+
+    def _check_for(self, s) -> None:
+        line = s.start_point[0] + 1
+        init = s.child_by_field_name("initializer")
+        cond = s.child_by_field_name("condition")
+        update = s.child_by_field_name("update")
+        if init is not None:
+            if init.type == "declaration":
+                decls = [d for d in self.decls if d.stmt == init]
+                if not decls or not all(d in self.uniform for d in decls):
+                    raise _Fallback(f"line {line}: a barrier in a for loop whose variable may "
+                                    "differ between threads")
+            elif not self._uniform_stmt_expr(init, self.uniform):
+                raise _Fallback(f"line {line}: a barrier in a for loop with a per-thread "
+                                "initialiser")
+        if cond is not None and not self._uniform_expr(cond, self.uniform):
+            raise _Fallback(f"line {line}: a barrier in a for loop whose condition may differ "
+                            "between threads")
+        if update is not None and not self._uniform_stmt_expr(update, self.uniform):
+            raise _Fallback(f"line {line}: a barrier in a for loop with a per-thread update")
+
+    def _check_jumps(self, stmt) -> None:
+        def rec(node, loops: int, switches: int) -> None:
+            t = node.type
+            if t == "lambda_expression":
+                return
+            if t == "return_statement":
+                if node.named_children:
+                    raise _Fallback("return with a value")
+                self.returns = True
+            elif t == "break_statement" and loops == 0 and switches == 0:
+                raise _Fallback(f"line {node.start_point[0] + 1}: break out of a region")
+            elif t == "continue_statement" and loops == 0:
+                raise _Fallback(f"line {node.start_point[0] + 1}: continue out of a region")
+            inner_loop = loops + (t in _LOOPS)
+            inner_switch = switches + (t == "switch_statement")
+            for c in node.children:
+                rec(c, inner_loop, inner_switch)
+        rec(stmt, 0, 0)
+
+    # ---- code generation -------------------------------------------------------------------
+    def type_id(self, d: _Decl) -> str:
+        """The type of a promoted local as a C++ type-id (its declarator minus the name)."""
+        if d.kind == "param":
+            return f"decltype({d.name})"
+        type_node = d.stmt.child_by_field_name("type")
+        declarator = d.declarator
+        if declarator.type == "init_declarator":
+            declarator = declarator.child_by_field_name("declarator")
+        ident, kind = _declarator_identifier(declarator)
+        quals = [self.t(c) for c in d.stmt.children
+                 if c.type == "type_qualifier" and self.t(c) in ("const", "volatile")]
+        abstract = (self.data[declarator.start_byte:ident.start_byte] +
+                    self.data[ident.end_byte:declarator.end_byte]).decode("utf-8", "replace")
+        prefix = " ".join(quals) + " " if kind == "pointer" and quals else ""
+        return f"{prefix}{self.t(type_node)} {abstract}".strip()
+
+    def generate(self, qualified_name: str) -> str:
+        base = qualified_name.rsplit("::", 1)[-1]
+        fdecl = self.func.child_by_field_name("declarator")
+        while fdecl is not None and fdecl.type != "function_declarator":
+            fdecl = fdecl.child_by_field_name("declarator")
+        params = fdecl.child_by_field_name("parameters")
+        out = self.out
+        out.append(self.line(self.func))
+        if self.template is not None:
+            tparams = self.template.child_by_field_name("parameters")
+            out.append(f"template {self.t(tparams)}\n")
+        out.append(f"__global__ void {PREFIX}{base}{self.t(params)} {{\n")
+        self.index = {d: i for i, d in enumerate(self.promoted)}
+        if self.promoted or self.returns:
+            out.append("const unsigned __oh_n = blockDim.x * blockDim.y * blockDim.z;\n")
+        sizes = []
+        for d, i in self.index.items():
+            out.append(f"using __oh_T{i} = {self.type_id(d)};\n")
+            sizes.append(f"::openhip::detail::region_slot(sizeof(__oh_T{i}), __oh_n)")
+        if self.returns:
+            sizes.append("::openhip::detail::region_slot(1, __oh_n)")
+        if sizes:
+            out.append("unsigned char* __oh_mem = ::openhip::detail::region_scratch("
+                       + " + ".join(sizes) + ");\n")
+            for i in self.index.values():
+                out.append(f"__oh_T{i}* const __oh_v{i} = reinterpret_cast<__oh_T{i}*>"
+                           f"(__oh_mem); __oh_mem += ::openhip::detail::region_slot("
+                           f"sizeof(__oh_T{i}), __oh_n);\n")
+            if self.returns:
+                out.append("unsigned char* const __oh_exited = __oh_mem; "
+                           "__builtin_memset(__oh_exited, 0, __oh_n);\n")
+        for d, i in self.index.items():
+            if d.kind == "param":
+                out.append(f"for (unsigned __oh_i = 0; __oh_i < __oh_n; ++__oh_i) "
+                           f"__builtin_memcpy(static_cast<void*>(&__oh_v{i}[__oh_i]), "
+                           f"&{d.name}, sizeof(__oh_T{i}));\n")
+        self._emit_list(self.body)
+        out.append("}\n")
+        return "".join(out)
+
+    def _emit_list(self, lst) -> None:
+        pending: list = []
+        stmts = self._stmts(lst)
+        for s in stmts:
+            r = self.region_of.get(s.id, -1)
+            if s.type == "preproc_call" and r == -1:
+                self._flush(pending)
+                pending = []
+                self.out.append(self.line(s) + self.t(s).rstrip() + "\n")
+                continue
+            if r >= 0:
+                if pending and self.region_of.get(pending[-1].id) != r:
+                    self._flush(pending)
+                    pending = []
+                pending.append(s)
+                continue
+            self._flush(pending)
+            pending = []
+            if s.id in self.barriers:
+                continue
+            if s.id in self._structured:
+                self._emit_structured(s)
+            else:
+                self._emit_block_level(s)
+        self._flush(pending)
+
+    def _emit_block_level(self, s) -> None:
+        if s.type == "declaration" and any(self.t(c) == "extern" for c in s.children
+                                           if c.type == "storage_class_specifier"):
+            shared = [e for e in self.scan.extern_shared if e.start_byte == s.start_byte]
+            if shared:
+                self.out.append(self.line(s) + " ".join(
+                    f"OPENHIP_EXTERN_SHARED({e.name}, {e.type});" for e in shared) + "\n")
+                return
+        self.out.append(self.line(s) + self.t(s) + "\n")
+
+    def _emit_structured(self, s) -> None:
+        t = s.type
+        out = self.out
+        if t == "compound_statement":
+            out.append("{\n")
+            self._emit_list(s)
+            out.append("}\n")
+        elif t == "if_statement":
+            cons = s.child_by_field_name("consequence")
+            out.append(self.line(s) + self.data[s.start_byte:cons.start_byte].decode() + "{\n")
+            self._emit_sub(cons)
+            out.append("}\n")
+            alt = s.child_by_field_name("alternative")
+            if alt is not None:
+                inner = next(c for c in alt.named_children)
+                out.append("else {\n")
+                self._emit_sub(inner)
+                out.append("}\n")
+        elif t in ("for_statement", "while_statement"):
+            body = s.child_by_field_name("body")
+            out.append(self.line(s) + self.data[s.start_byte:body.start_byte].decode() + "{\n")
+            self._emit_sub(body)
+            out.append("}\n")
+        elif t == "do_statement":
+            body = s.child_by_field_name("body")
+            out.append("do {\n")
+            self._emit_sub(body)
+            cond = s.child_by_field_name("condition")
+            out.append("}\n" + self.line(cond) +
+                       self.data[body.end_byte:s.end_byte].decode().strip() + "\n")
+
+    def _emit_sub(self, node) -> None:
+        if node.id in self.barriers:
+            return
+        if node.type == "compound_statement":
+            self._emit_list(node)
+        elif node.id in self._structured:
+            self._emit_structured(node)
+        else:
+            r = self.region_of.get(node.id, -1)
+            if r >= 0:
+                self._flush([node])
+            else:
+                self._emit_block_level(node)
+
+    def _flush(self, stmts: list) -> None:
+        if not any(s.type != "preproc_call" for s in stmts):
+            for s in stmts:
+                self.out.append(self.line(s) + self.t(s).rstrip() + "\n")
+            return
+        region = self.region_of[stmts[0].id] if stmts[0].id in self.region_of else -1
+        first, last = stmts[0], stmts[-1]
+        label = f"__oh_next{self.labels}"
+        self.labels += 1
+        out = self.out
+        out.append("OPENHIP_CPU_FOR_EACH_THREAD(__oh_lt) {\n")
+        if self.returns:
+            out.append("if (__oh_exited[__oh_lt]) continue;\n")
+        out.append("{\n")
+        # what this region uses from earlier ones
+        used = {self.resolved[u.id] for s in stmts for u in _walk(s)
+                if u.type == "identifier" and u.id in self.resolved}
+        declared_here = {d for d in self.decls if d.stmt is not None and d.level and
+                         self.region_of.get(d.stmt.id) == region and
+                         first.start_byte <= d.stmt.start_byte <= last.start_byte}
+        need_remat: list[_Decl] = []
+
+        def want(d: _Decl) -> None:
+            if d in need_remat:
+                return
+            value = d.declarator.child_by_field_name("value")
+            for u in _walk(value):
+                if u.type == "identifier" and self.resolved.get(u.id) in self.remat_set:
+                    want(self.resolved[u.id])
+            need_remat.append(d)
+
+        for d in self.remat:
+            if d in used and d not in declared_here:
+                want(d)
+        emitted_stmts: set[int] = set()
+        for d in sorted(need_remat, key=lambda d: d.stmt.start_byte):
+            if d.stmt.id not in emitted_stmts:
+                emitted_stmts.add(d.stmt.id)
+                out.append(self.line(d.stmt) + self.t(d.stmt) + "\n")
+        for d in self.promoted:
+            if d in used and d not in declared_here:
+                i = self.index[d]
+                out.append(f"__oh_T{i}& {d.name} = __oh_v{i}[__oh_lt];\n")
+        for s in stmts:
+            out.append(self.line(s) + self._thread_text(s, label) + "\n")
+        for d in self.promoted:
+            if d in declared_here:
+                i = self.index[d]
+                out.append(f"__builtin_memcpy(static_cast<void*>(&__oh_v{i}[__oh_lt]), "
+                           f"&{d.name}, sizeof(__oh_T{i}));\n")
+        out.append("}\n")
+        out.append(f"{label}: ;\n}}\n" if self.returns else "}\n")
+
+    def _thread_text(self, stmt, label: str) -> str:
+        """The statement's text with each ``return;`` turned into a thread exit."""
+        edits = []
+
+        def rec(node) -> None:
+            if node.type == "lambda_expression":
+                return
+            if node.type == "return_statement":
+                edits.append((node.start_byte, node.end_byte))
+                return
+            for c in node.children:
+                rec(c)
+        rec(stmt)
+        data = self.data
+        pos = stmt.start_byte
+        parts = []
+        for a, b in sorted(edits):
+            parts.append(data[pos:a].decode("utf-8", "replace"))
+            parts.append(f"{{ __oh_exited[__oh_lt] = 1; goto {label}; }}")
+            pos = b
+        parts.append(data[pos:stmt.end_byte].decode("utf-8", "replace"))
+        return "".join(parts)
+
+
+def _sync_names(scan_result: SourceScan) -> set[str]:
+    return set(getattr(scan_result, "sync_names", ()) or ())
+
+
+def _macros(root, data: bytes) -> dict[str, str]:
+    """The macros the file defines: name -> body."""
+    out: dict[str, str] = {}
+    for node in _walk(root):
+        if node.type in ("preproc_def", "preproc_function_def"):
+            name = node.child_by_field_name("name")
+            value = node.child_by_field_name("value")
+            if name is not None:
+                out[_text(data, name)] = _text(data, value) if value is not None else ""
+    return out
+
+
+def _reference_parameters(root, data: bytes) -> dict[str, list[list]]:
+    """Per function name of the file, per overload: for each parameter, whether it is a
+    non-const reference (a trailing None: variadic, anything may be)."""
+    out: dict[str, list[list]] = {}
+    for node in _walk(root):
+        if node.type != "function_declarator":
+            continue
+        name = node.child_by_field_name("declarator")
+        params = node.child_by_field_name("parameters")
+        if name is None or params is None:
+            continue
+        refs: list = []
+        for p in params.named_children:
+            if p.type == "variadic_parameter_declaration":
+                refs.append(None)
+                continue
+            if p.type not in ("parameter_declaration", "optional_parameter_declaration"):
+                continue
+            d = p.child_by_field_name("declarator")
+            is_ref = d is not None and d.type == "reference_declarator"
+            const = any(c.type == "type_qualifier" and _text(data, c) == "const"
+                        for c in p.children)
+            refs.append(is_ref and not const)
+        out.setdefault(_text(data, name).rsplit("::", 1)[-1], []).append(refs)
+    return out
+
+
+def split_kernels(source: str, scan_result: SourceScan, filename: str, kernels: list[str]
+                  ) -> tuple[list[tuple[int, int, str]], dict[str, RegionPlan]]:
+    """Split the named synchronising kernels (qualified names) of ``source`` at their
+    barriers.  Returns the edits to make to the source -- each split kernel's function
+    inserted right after the kernel (same namespace, same preprocessor branch), ``#line``
+    directives keeping the user's numbering -- and a plan per kernel."""
+    from ...compiler.scan import _blank_attribute_macros, _comment_and_string_ranges, _parser
+
+    plans: dict[str, RegionPlan] = {}
+    if not kernels:
+        return [], plans
+    data = source.encode("utf-8")
+    parser = _parser()
+    tree = parser.parse(data)
+    blanked = _blank_attribute_macros(data, _comment_and_string_ranges(tree.root_node))
+    if blanked != data:
+        tree = parser.parse(blanked)
+    constants = _Constants(tree.root_node, data)
+    constants.names.update(g.name.rsplit("::", 1)[-1] for g in scan_result.globals
+                           if g.space == "constant")
+    sync = _sync_names(scan_result)
+    functions = _reference_parameters(tree.root_node, data)
+    macros = _macros(tree.root_node, data)
+    wanted = set(kernels)
+    found: dict[str, list[tuple]] = {}
+    for node in _walk(tree.root_node):
+        if node.type != "function_definition" or not any(
+                c.type == "__global__" or _text(data, c) == "__global__" for c in node.children):
+            continue
+        fdecl = node.child_by_field_name("declarator")
+        while fdecl is not None and fdecl.type != "function_declarator":
+            fdecl = fdecl.child_by_field_name("declarator")
+        if fdecl is None:
+            continue
+        name_node = fdecl.child_by_field_name("declarator")
+        spaces = []
+        p = node.parent
+        template = node.parent if node.parent is not None and \
+            node.parent.type == "template_declaration" else None
+        while p is not None:
+            if p.type == "namespace_definition":
+                nm = p.child_by_field_name("name")
+                if nm is not None:
+                    spaces.append(_text(data, nm))
+            p = p.parent
+        qualified = "::".join(list(reversed(spaces)) + [_text(data, name_node)])
+        if qualified in wanted:  # more than one: in different preprocessor branches
+            found.setdefault(qualified, []).append((node, template))
+    edits: list[tuple[int, int, str]] = []
+    for name in kernels:
+        if name not in found:
+            plans[name] = RegionPlan(name, None, "definition not found")
+            continue
+        mine: list[tuple[int, int, str]] = []
+        regions = 0
+        try:
+            for func, template in found[name]:
+                k = _Kernel(data, func, template, scan_result, constants, sync, filename,
+                            functions, macros)
+                k.analyse()
+                code = k.generate(name)
+                regions = max(regions, k.regions)
+                outer = template if template is not None else func
+                mine.append((outer.end_byte, outer.end_byte,
+                             f"\n{code}#line {outer.end_point[0] + 1} \"{filename}\"\n"))
+        except _Fallback as exc:
+            plans[name] = RegionPlan(name, None, str(exc))
+            continue
+        edits.extend(mine)
+        prefix, _, base = name.rpartition("::")
+        plans[name] = RegionPlan(name, (prefix + "::" if prefix else "") + PREFIX + base,
+                                 regions=regions)
+    return edits, plans

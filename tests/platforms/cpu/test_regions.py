@@ -1,0 +1,548 @@
+"""Synchronising kernels split at their barriers (regions mode) give the results fibers give.
+
+Every kernel here runs twice, split and as fibers (the ``sync_mode`` fixture), and is checked
+against numpy; the ones that cannot be split provably fall back to fibers with a reason.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import openhip as hip
+from openhip.compiler.scan import apply_edits, scan
+from openhip.errors import CompileError
+from openhip.platforms.cpu.regions import split_kernels
+
+
+@pytest.fixture
+def cpu_device():
+    devs = [d for d in hip.devices() if d.platform == "cpu"]
+    if not devs:
+        pytest.skip("no CPU platform")
+    with devs[0]:
+        yield devs[0]
+
+
+def build(src: str, sync_mode: str, expect: dict[str, str] | None = None,
+          name_expressions=()) -> hip.Module:
+    mod = hip.Module(src, name_expressions=name_expressions)
+    kernels = mod.program.metadata["kernels"]
+    for name, mode in (expect or {}).items():
+        want = "fibers" if sync_mode == "fibers" else mode
+        assert kernels[name]["mode"] == want, (name, kernels[name])
+    return mod
+
+
+def plan(src: str) -> dict:
+    result = scan(src)
+    _, plans = split_kernels(src, result, "k.hip",
+                             [k.name for k in result.kernels.values() if k.uses_sync])
+    return {name: (p.function is not None, p.reason) for name, p in plans.items()}
+
+
+RNG = np.random.default_rng(7)
+
+# ---- kernels that split ---------------------------------------------------------------------------
+
+MATMUL = r"""
+#define TILE 16
+__global__ void matmul(const float* A, const float* B, float* C, int n) {
+  __shared__ float As[TILE][TILE];
+  __shared__ float Bs[TILE][TILE];
+  int row = blockIdx.y * TILE + threadIdx.y;
+  int col = blockIdx.x * TILE + threadIdx.x;
+  float acc = 0.0f;
+  for (int t = 0; t < (n + TILE - 1) / TILE; ++t) {
+    int ac = t * TILE + threadIdx.x, br = t * TILE + threadIdx.y;
+    As[threadIdx.y][threadIdx.x] = (row < n && ac < n) ? A[row * n + ac] : 0.0f;
+    Bs[threadIdx.y][threadIdx.x] = (br < n && col < n) ? B[br * n + col] : 0.0f;
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < TILE; ++k) acc += As[threadIdx.y][k] * Bs[k][threadIdx.x];
+    __syncthreads();
+  }
+  if (row < n && col < n) C[row * n + col] = acc;
+}
+"""
+
+
+def test_tiled_matmul(cpu_device, sync_mode):
+    n = 45
+    a = RNG.standard_normal((n, n)).astype(np.float32)
+    b = RNG.standard_normal((n, n)).astype(np.float32)
+    mod = build(MATMUL, sync_mode, {"matmul": "regions"})
+    da, db, dc = hip.asarray(a), hip.asarray(b), hip.zeros((n, n), np.float32)
+    g = (n + 15) // 16
+    mod.get_function("matmul")((g, g), (16, 16), (da, db, dc, n))
+    np.testing.assert_allclose(dc.get(), a @ b, rtol=1e-4, atol=1e-4)
+
+
+SCAN = r"""
+// Blelloch exclusive scan of one block of 2*blockDim.x ints.
+__global__ void block_scan(const int* in, int* out) {
+  extern __shared__ int tmp[];
+  const int tid = threadIdx.x;
+  const int n = 2 * blockDim.x;
+  const int base = blockIdx.x * n;
+  tmp[2 * tid] = in[base + 2 * tid];
+  tmp[2 * tid + 1] = in[base + 2 * tid + 1];
+  int offset = 1;
+  for (int d = n >> 1; d > 0; d >>= 1) {
+    __syncthreads();
+    if (tid < d) {
+      int ai = offset * (2 * tid + 1) - 1, bi = offset * (2 * tid + 2) - 1;
+      tmp[bi] += tmp[ai];
+    }
+    offset *= 2;
+  }
+  if (tid == 0) tmp[n - 1] = 0;
+  for (int d = 1; d < n; d *= 2) {
+    offset >>= 1;
+    __syncthreads();
+    if (tid < d) {
+      int ai = offset * (2 * tid + 1) - 1, bi = offset * (2 * tid + 2) - 1;
+      int t = tmp[ai];
+      tmp[ai] = tmp[bi];
+      tmp[bi] += t;
+    }
+  }
+  __syncthreads();
+  out[base + 2 * tid] = tmp[2 * tid];
+  out[base + 2 * tid + 1] = tmp[2 * tid + 1];
+}
+"""
+
+
+@pytest.mark.parametrize("threads", [1, 32, 128, 512])
+def test_blelloch_scan(cpu_device, sync_mode, threads):
+    blocks = 3
+    x = RNG.integers(-50, 50, blocks * 2 * threads, dtype=np.int32)
+    mod = build(SCAN, sync_mode, {"block_scan": "regions"})
+    out = hip.zeros_like(x)
+    mod.get_function("block_scan")(blocks, threads, (hip.asarray(x), out),
+                                   shared_mem=8 * threads)
+    seg = x.reshape(blocks, -1)
+    want = np.cumsum(seg, axis=1) - seg
+    np.testing.assert_array_equal(out.get().reshape(blocks, -1), want)
+
+
+BITONIC = r"""
+template <int N>
+__global__ void bitonic(float* data) {
+  __shared__ float s[N];
+  unsigned tid = threadIdx.x;
+  s[tid] = data[blockIdx.x * N + tid];
+  __syncthreads();
+  for (unsigned k = 2; k <= N; k <<= 1) {
+    for (unsigned j = k >> 1; j > 0; j >>= 1) {
+      unsigned ixj = tid ^ j;
+      if (ixj > tid) {
+        bool up = (tid & k) == 0;
+        if ((s[tid] > s[ixj]) == up) { float t = s[tid]; s[tid] = s[ixj]; s[ixj] = t; }
+      }
+      __syncthreads();
+    }
+  }
+  data[blockIdx.x * N + tid] = s[tid];
+}
+"""
+
+
+def test_bitonic_sort_template(cpu_device, sync_mode):
+    x = RNG.standard_normal((4, 256)).astype(np.float32)
+    mod = build(BITONIC, sync_mode, {"bitonic<256>": "regions"},
+                name_expressions=["bitonic<256>"])
+    d = hip.asarray(x)
+    mod.get_function("bitonic<256>")(4, 256, (d,))
+    np.testing.assert_array_equal(d.get(), np.sort(x, axis=1))
+
+
+EARLY_EXIT = r"""
+// Threads past the end leave before the barrier; the barrier then waits for the others only.
+__global__ void partial_sums(const float* in, float* out, int n) {
+  __shared__ float s[256];
+  __shared__ int live;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (threadIdx.x == 0) live = min((int)blockDim.x, n - (int)(blockIdx.x * blockDim.x));
+  s[threadIdx.x] = 0.0f;
+  __syncthreads();
+  if (i >= n) return;
+  float v = in[i] * 2.0f;
+  s[threadIdx.x] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    float acc = 0.0f;
+    for (int k = 0; k < live; ++k) acc += s[k];
+    out[blockIdx.x] = acc;
+  }
+  __syncthreads();
+  out[gridDim.x + i] = v + s[(threadIdx.x + 1) % live];
+}
+"""
+
+
+def test_early_return_before_a_barrier(cpu_device, sync_mode):
+    n = 1000
+    x = RNG.standard_normal(n).astype(np.float32)
+    blocks = (n + 255) // 256
+    mod = build(EARLY_EXIT, sync_mode, {"partial_sums": "regions"})
+    out = hip.zeros(blocks + n, np.float32)
+    mod.get_function("partial_sums")(blocks, 256, (hip.asarray(x), out, n))
+    got = out.get()
+    v = (2 * x).astype(np.float32)
+    sums = [v[b * 256:(b + 1) * 256].sum() for b in range(blocks)]
+    np.testing.assert_allclose(got[:blocks], sums, rtol=1e-5, atol=1e-4)
+    nxt = np.empty_like(v)
+    for b in range(blocks):
+        seg = v[b * 256:(b + 1) * 256]
+        nxt[b * 256:b * 256 + len(seg)] = np.roll(seg, -1)
+    np.testing.assert_allclose(got[blocks:], v + nxt, rtol=1e-6)
+
+
+TRANSPOSE = r"""
+#define T 32
+#define ROWS 8
+__global__ void transpose(float* odata, const float* idata, int width, int height) {
+  __shared__ float tile[T][T + 1];
+  int x = blockIdx.x * T + threadIdx.x;
+  int y = blockIdx.y * T + threadIdx.y;
+  for (int j = 0; j < T; j += ROWS)
+    if (x < width && y + j < height) tile[threadIdx.y + j][threadIdx.x] = idata[(y + j) * width + x];
+  __syncthreads();
+  x = blockIdx.y * T + threadIdx.x;
+  y = blockIdx.x * T + threadIdx.y;
+  for (int j = 0; j < T; j += ROWS)
+    if (x < height && y + j < width) odata[(y + j) * height + x] = tile[threadIdx.x][threadIdx.y + j];
+}
+"""
+
+
+def test_transpose_with_variables_reassigned_after_the_barrier(cpu_device, sync_mode):
+    h, w = 70, 45
+    a = RNG.standard_normal((h, w)).astype(np.float32)
+    mod = build(TRANSPOSE, sync_mode, {"transpose": "regions"})
+    out = hip.zeros((w, h), np.float32)
+    mod.get_function("transpose")(((w + 31) // 32, (h + 31) // 32), (32, 8),
+                                  (out, hip.asarray(a), w, h))
+    np.testing.assert_array_equal(out.get(), a.T)
+
+
+STENCIL = r"""
+#define RADIUS 3
+#define BS 128
+__global__ void stencil(const int* in, int* out, int n) {
+  __shared__ int temp[BS + 2 * RADIUS];
+  int gindex = threadIdx.x + blockIdx.x * blockDim.x;
+  int lindex = threadIdx.x + RADIUS;
+  temp[lindex] = gindex < n ? in[gindex] : 0;
+  if (threadIdx.x < RADIUS) {
+    temp[lindex - RADIUS] = gindex >= RADIUS ? in[gindex - RADIUS] : 0;
+    temp[lindex + BS] = gindex + BS < n ? in[gindex + BS] : 0;
+  }
+  __syncthreads();
+  int result = 0;
+  for (int offset = -RADIUS; offset <= RADIUS; offset++) result += temp[lindex + offset];
+  if (gindex < n) out[gindex] = result;
+}
+"""
+
+
+def test_stencil_with_halo(cpu_device, sync_mode):
+    n = 1000
+    x = RNG.integers(-100, 100, n, dtype=np.int32)
+    mod = build(STENCIL, sync_mode, {"stencil": "regions"})
+    out = hip.zeros_like(x)
+    mod.get_function("stencil")((n + 127) // 128, 128, (hip.asarray(x), out, n))
+    padded = np.concatenate([np.zeros(3, np.int32), x, np.zeros(3, np.int32)])
+    want = sum(padded[k:k + n] for k in range(7))
+    np.testing.assert_array_equal(out.get(), want)
+
+
+HISTOGRAM = r"""
+__global__ void histo(const unsigned char* data, unsigned* bins, int n) {
+  __shared__ unsigned local[256];
+  for (int b = threadIdx.x; b < 256; b += blockDim.x) local[b] = 0;
+  __syncthreads();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
+    atomicAdd(&local[data[i]], 1u);
+  __syncthreads();
+  for (int b = threadIdx.x; b < 256; b += blockDim.x)
+    if (local[b]) atomicAdd(&bins[b], local[b]);
+}
+"""
+
+
+def test_shared_memory_histogram(cpu_device, sync_mode):
+    data = RNG.integers(0, 256, 100_000, dtype=np.uint8)
+    mod = build(HISTOGRAM, sync_mode, {"histo": "regions"})
+    bins = hip.zeros(256, np.uint32)
+    mod.get_function("histo")(7, 96, (hip.asarray(data), bins, data.size))
+    np.testing.assert_array_equal(bins.get(), np.bincount(data, minlength=256))
+
+
+STATE = r"""
+// Per-thread state carried across barriers: an accumulator, an array, a pointer, a parameter
+// changed per thread, two declarators in one declaration, uniform while/do-while loops and an
+// if/else on a uniform condition with barriers in both branches.
+__global__ void carry(const float* in, float* out, int rounds) {
+  __shared__ float s[64];
+  float acc = 0.0f, scale = 1.0f + threadIdx.x;
+  float hist[3] = {0.0f, 0.0f, 0.0f};
+  const float* p = in + blockIdx.x * blockDim.x;
+  rounds += threadIdx.x % 2;
+  int r = 0;
+  while (r < 4) {
+    s[threadIdx.x] = p[threadIdx.x] * scale;
+    __syncthreads();
+    acc += s[(threadIdx.x + r + 1) % blockDim.x];
+    hist[r % 3] += acc;
+    __syncthreads();
+    ++r;
+  }
+  do {
+    r -= 1;
+    __syncthreads();
+  } while (r > 0);
+  if (blockDim.x >= 32) {
+    s[threadIdx.x] = acc;
+    __syncthreads();
+    acc = s[blockDim.x - 1 - threadIdx.x];
+  } else {
+    __syncthreads();
+    acc = -acc;
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = acc + hist[0] + 10.0f * hist[1] + 100.0f * hist[2]
+      + 1000.0f * rounds;
+}
+"""
+
+
+def _carry_reference(x: np.ndarray, nb: int, nt: int, rounds: int) -> np.ndarray:
+    out = np.zeros(nb * nt, np.float64)
+    for b in range(nb):
+        p = x[b * nt:(b + 1) * nt].astype(np.float32)
+        scale = (1.0 + np.arange(nt)).astype(np.float32)
+        acc = np.zeros(nt, np.float32)
+        hist = np.zeros((3, nt), np.float32)
+        for r in range(4):
+            s = (p * scale).astype(np.float32)
+            acc = (acc + s[(np.arange(nt) + r + 1) % nt]).astype(np.float32)
+            hist[r % 3] = (hist[r % 3] + acc).astype(np.float32)
+        if nt >= 32:
+            acc = acc[::-1].copy()
+        else:
+            acc = -acc
+        rr = rounds + np.arange(nt) % 2
+        out[b * nt:(b + 1) * nt] = acc + hist[0] + 10 * hist[1] + 100 * hist[2] + 1000.0 * rr
+    return out
+
+
+@pytest.mark.parametrize("threads", [16, 64])
+def test_state_across_barriers(cpu_device, sync_mode, threads):
+    nb = 3
+    x = RNG.standard_normal(nb * threads).astype(np.float32)
+    mod = build(STATE, sync_mode, {"carry": "regions"})
+    out = hip.zeros(nb * threads, np.float32)
+    mod.get_function("carry")(nb, threads, (hip.asarray(x), out, 5))
+    np.testing.assert_allclose(out.get(), _carry_reference(x, nb, threads, 5), rtol=2e-5,
+                               atol=1e-3)
+
+
+NAMESPACED = r"""
+namespace outer { namespace {
+constexpr int kTile = 64;
+__device__ __forceinline__ float twice(float v) { return 2.0f * v; }
+__global__ void rotate(const float* in, float* out) {
+  __shared__ float s[kTile];
+  const unsigned t = threadIdx.x;
+  s[t] = twice(in[blockIdx.x * kTile + t]);
+  __syncthreads();
+  out[blockIdx.x * kTile + t] = s[(t + 1) % kTile];
+}
+} }
+"""
+
+
+def test_kernel_in_namespaces_with_a_helper(cpu_device, sync_mode):
+    x = RNG.standard_normal(128).astype(np.float32)
+    mod = build(NAMESPACED, sync_mode, {"outer::rotate": "regions"})
+    out = hip.zeros(128, np.float32)
+    mod.get_function("outer::rotate")(2, 64, (hip.asarray(x), out))
+    np.testing.assert_array_equal(out.get(), np.roll(2 * x.reshape(2, 64), -1, axis=1).ravel())
+
+
+THREE_D = r"""
+__global__ void neighbours(const int* in, int* out) {
+  __shared__ int s[4][4][8];
+  int x = threadIdx.x, y = threadIdx.y, z = threadIdx.z;
+  int lin = x + blockDim.x * (y + blockDim.y * z);
+  s[z][y][x] = in[blockIdx.x * 128 + lin];
+  __syncthreads();
+  out[blockIdx.x * 128 + lin] = s[(z + 1) % 4][(y + 3) % 4][(x + 1) % 8] - s[z][y][x];
+}
+"""
+
+
+def test_three_dimensional_blocks(cpu_device, sync_mode):
+    x = RNG.integers(0, 1000, 256, dtype=np.int32)
+    mod = build(THREE_D, sync_mode, {"neighbours": "regions"})
+    out = hip.zeros_like(x)
+    mod.get_function("neighbours")(2, (8, 4, 4), (hip.asarray(x), out))
+    s = x.reshape(2, 4, 4, 8)
+    want = np.roll(np.roll(np.roll(s, -1, axis=1), 1, axis=2), -1, axis=3) - s
+    np.testing.assert_array_equal(out.get(), want.ravel())
+
+
+# ---- kernels that must not be split ----------------------------------------------------------------
+
+def test_divergent_barrier_is_not_split():
+    src = """
+    __global__ void k(int* o) { if (threadIdx.x < 16) { __syncthreads(); } o[threadIdx.x] = 1; }
+    """
+    ok, reason = plan(src)["k"]
+    assert not ok and "differ between threads" in reason
+
+
+@pytest.mark.parametrize("body,words", [
+    ("for (int i = threadIdx.x; i < 64; i += 32) { o[i] = 1; __syncthreads(); }", "for loop"),
+    ("int m = o[0]; for (int i = 0; i < m; ++i) { __syncthreads(); }", "for loop"),
+    ("switch (blockIdx.x) { case 0: __syncthreads(); }", "switch"),
+    ("for (int i = 0; i < 4; ++i) { if (o[threadIdx.x]) break; __syncthreads(); }", "break"),
+    ("int c = __syncthreads_count(o[threadIdx.x]); o[0] = c;", "__syncthreads_count"),
+    ("o[0] = __shfl_down_sync(0xffffffffu, 1, 1); __syncthreads();", "__shfl_down_sync"),
+    ("helper(); __syncthreads();", "helper"),
+    ("auto v = o[threadIdx.x]; __syncthreads(); o[threadIdx.x] = v;", "auto"),
+    ("again: __syncthreads(); if (o[0]) goto again;", "goto"),
+    ("#if 1\n __syncthreads();\n#endif\n", "preprocessor"),
+])
+def test_unsafe_shapes_fall_back_to_fibers(body, words):
+    src = "__device__ void helper() { __syncthreads(); }\n" \
+          f"__global__ void k(int* o) {{ {body} }}\n"
+    ok, reason = plan(src)["k"]
+    assert not ok and words in reason, reason
+
+
+def test_fallback_kernels_still_run_right(cpu_device, sync_mode):
+    # the barrier sits in a loop with a per-thread trip count equal for all threads of a block
+    src = """
+    __global__ void k(const int* trips, int* out) {
+      __shared__ int s[32];
+      int acc = 0;
+      for (int i = 0; i < trips[blockIdx.x]; ++i) {
+        s[threadIdx.x] = i + threadIdx.x;
+        __syncthreads();
+        acc += s[31 - threadIdx.x];
+        __syncthreads();
+      }
+      out[blockIdx.x * 32 + threadIdx.x] = acc;
+    }
+    """
+    mod = build(src, sync_mode, {"k": "fibers"})
+    assert "for loop" in mod.program.metadata["kernels"]["k"].get("regions_refused", "for loop")
+    trips = np.array([0, 3, 5], np.int32)
+    out = hip.zeros(96, np.int32)
+    mod.get_function("k")(3, 32, (hip.asarray(trips), out))
+    t = np.arange(32)
+    want = np.concatenate([sum((i + 31 - t) for i in range(n)) + 0 * t for n in trips])
+    np.testing.assert_array_equal(out.get(), want)
+
+
+def test_compile_error_in_a_split_kernel_reports_the_users_lines(cpu_device):
+    src = """__global__ void k(float* o) {
+      __shared__ float s[32];
+      s[threadIdx.x] = o[threadIdx.x];
+      __syncthreads();
+      o[threadIdx.x] = s[31 - threadIdx.x] + undefined_name;
+    }
+    """
+    with pytest.raises(CompileError) as info:
+        hip.Module(src)
+    log = info.value.log
+    assert ":5:" in log and "undefined_name" in log
+    assert log.count("undefined_name") <= 2  # reported once, not once per copy of the kernel
+    assert "__openhip_rg" not in log
+
+
+def test_generated_code_keeps_user_line_numbers():
+    src = "__global__ void k(float* o) {\n  o[0] = 1;\n  __syncthreads();\n  o[1] = 2;\n}\n"
+    result = scan(src)
+    edits, plans = split_kernels(src, result, "user.hip", ["k"])
+    assert plans["k"].function == "__openhip_rg_k" and plans["k"].regions == 2
+    text = apply_edits(src, edits)
+    assert '#line 2 "user.hip"\no[0] = 1;' in text
+    assert '#line 4 "user.hip"\no[1] = 2;' in text
+    # inserted after the kernel; the lines after it keep their numbers
+    assert text.endswith('#line 5 "user.hip"\n\n')
+
+
+@pytest.mark.parametrize("body,words", [
+    ("float v = o[threadIdx.x]; float* p = &v; __syncthreads(); o[threadIdx.x] = *p + v;",
+     "address of 'v'"),
+    ("float a[2] = {1, 2}; float* p = a; __syncthreads(); o[threadIdx.x] = p[1] + a[0];",
+     "array 'a'"),
+    ("LEAVE_IF(threadIdx.x > 3); __syncthreads(); o[threadIdx.x] = 1;", "macro LEAVE_IF"),
+    ("CHECK_ARGS(o); __syncthreads(); o[threadIdx.x] = 1;", "CHECK_ARGS"),
+    ("auto [a, b] = pair2(); __syncthreads(); o[threadIdx.x] = a + b;", "declaration"),
+])
+def test_more_unsafe_shapes_fall_back(body, words):
+    src = ("#define LEAVE_IF(c) if (c) return\n"
+           "struct P { float a, b; };\n__device__ P pair2() { return {1, 2}; }\n"
+           f"__global__ void k(float* o) {{ {body} }}\n")
+    ok, reason = plan(src)["k"]
+    assert not ok and words in reason, reason
+
+
+TWO_VERSIONS = r"""
+#ifdef SECOND
+__global__ void k(int* o) { __shared__ int s[32]; s[threadIdx.x] = 2; __syncthreads();
+  o[threadIdx.x] = s[31 - threadIdx.x] * 10; }
+#else
+__global__ void k(int* o) { __shared__ int s[32]; s[threadIdx.x] = 1; __syncthreads();
+  o[threadIdx.x] = s[31 - threadIdx.x]; }
+#endif
+"""
+
+
+@pytest.mark.parametrize("second", [False, True])
+def test_kernel_defined_in_two_preprocessor_branches(cpu_device, sync_mode, second):
+    mod = hip.Module(TWO_VERSIONS, options=["-DSECOND"] if second else [])
+    assert mod.program.metadata["kernels"]["k"]["mode"] == sync_mode
+    out = hip.zeros(32, np.int32)
+    mod.get_function("k")(1, 32, (out,))
+    assert set(out.get().tolist()) == ({20} if second else {1})
+
+
+FLAG_LOOP = r"""
+// a uniform loop on a shared flag that one thread updates between barriers
+__global__ void halve_until_small(int* v) {
+  __shared__ int big;
+  __shared__ int data[64];
+  static int unused_static;
+  data[threadIdx.x] = v[threadIdx.x];
+  if (threadIdx.x == 0) big = 1;
+  __syncthreads();
+  while (big) {
+    data[threadIdx.x] /= 2;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      int m = 0;
+      for (int i = 0; i < 64; ++i) m = max(m, data[i]);
+      big = m > 10;
+    }
+    __syncthreads();
+  }
+  v[threadIdx.x] = data[threadIdx.x];
+}
+"""
+
+
+def test_uniform_loop_on_a_shared_flag(cpu_device, sync_mode):
+    x = RNG.integers(0, 5000, 64, dtype=np.int32)
+    mod = build(FLAG_LOOP, sync_mode, {"halve_until_small": "regions"})
+    d = hip.asarray(x)
+    mod.get_function("halve_until_small")(1, 64, (d,))
+    want = x.copy()
+    while want.max() > 10:
+        want //= 2
+    np.testing.assert_array_equal(d.get(), want)
