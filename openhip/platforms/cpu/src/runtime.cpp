@@ -6,13 +6,15 @@
 //   * streams: one thread per stream drains its in-order command queue (kernels, copies,
 //     memsets, event records and waits), so every stream is asynchronous to the host;
 //   * events with timestamps and cross-stream waits;
-//   * memory: 256-byte aligned host allocations with an out-of-memory check;
+//   * memory: 256-byte aligned host allocations with an out-of-memory check; large ones are
+//     2 MiB aligned and backed by transparent huge pages where the kernel offers them;
 //   * errors raised by a kernel are kept on its stream and reported by the next
 //     synchronize/query of that stream (or of the device), then cleared.
 //
 // Every exported function returns a hipError_t value (0 = hipSuccess) unless noted.
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,18 +52,19 @@ int g_threads = 1;                        // total threads that run blocks
 uint64_t g_stack_size = 64 * 1024;        // bytes per fiber stack
 uint64_t g_dyn_shared_cap = 64 * 1024;    // dynamic shared memory per worker
 
-// How long an idle stream thread polls for new work before it sleeps.
-constexpr double kSpinMs = 0.05;
-// How long an idle pool thread polls for the next launch before it sleeps.
-constexpr double kPoolSpinMs = 0.2;
+// How long an idle stream thread polls for new work, and an idle pool thread for the next
+// launch, before it sleeps.  A sleeping thread joins late: a futex wake-up, and under a
+// hypervisor the wake-up of an idle (halted) vCPU, measured here at 1-5 ms now and then: a
+// helper that had gone to sleep between two back-to-back saxpy launches often started its first
+// chunk 1-5 ms after the launch began (a 4-5 ms kernel).  The pause between two launches of a
+// host loop (the synchronising thread wakes, returns to Python, packs the next launch) is tens
+// to hundreds of microseconds, so both poll for a millisecond.  They poll with sched_yield: a
+// thread that wants the core (the one returning from synchronize) gets it at once.
+constexpr double kSpinMs = 1.0;
+constexpr double kPoolSpinMs = 1.0;
 
-inline void cpu_relax() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_pause();
-#elif defined(__aarch64__)
-  __asm__ volatile("yield");
-#endif
-}
+// One step of an idle thread's polling: lets any runnable thread of this core run first.
+inline void poll_pause() { sched_yield(); }
 
 double now_ms() {
   timespec ts;
@@ -275,9 +278,7 @@ class Pool {
         // helper joins a launch late (a futex wake-up, and a wait for a core when loaded).
         lock.unlock();
         const double until = now_ms() + kPoolSpinMs;
-        while (njobs_.load(std::memory_order_acquire) == 0 && now_ms() < until) {
-          for (int i = 0; i < 64; ++i) cpu_relax();
-        }
+        while (njobs_.load(std::memory_order_acquire) == 0 && now_ms() < until) poll_pause();
         lock.lock();
       }
       cv_.wait(lock, [this] { return !jobs_.empty(); });
@@ -328,8 +329,11 @@ struct Command {
 };
 
 uint64_t chunk_for(uint64_t nblocks) {
-  // Enough chunks for load balance (8 per thread), few enough to keep the counter cold.
-  uint64_t chunk = nblocks / (uint64_t(g_threads) * 8);
+  // 32 chunks per thread: a thread that joins late or loses its core for a while (a shared
+  // machine) leaves at most one small chunk for the others to wait for at the end (with 8 per
+  // thread, saxpy over 2^24 floats ended with one thread idle for up to 0.3 ms of 4-5).  A grab
+  // is one atomic add on a counter line that 64 grabs per launch keep far from contended.
+  uint64_t chunk = nblocks / (uint64_t(g_threads) * 32);
   return chunk ? chunk : 1;
 }
 
@@ -350,7 +354,7 @@ struct Stream {
   // Started in the body, once every member (the atomics below included) is initialised.
   Stream() { thread = std::thread([this] { loop(); }); }
 
-  // The stream thread spins a little (kSpinNs) after its queue empties before it sleeps, so a
+  // The stream thread polls a while (kSpinMs) after its queue empties before it sleeps, so a
   // host thread that launches in a loop does not pay a futex wake-up per launch.
   std::atomic<uint64_t> pushed{0};
   std::atomic<bool> sleeping{false};
@@ -420,9 +424,7 @@ struct Stream {
         const uint64_t seen = pushed.load(std::memory_order_acquire);
         lock.unlock();
         const double until = now_ms() + kSpinMs;
-        while (pushed.load(std::memory_order_acquire) == seen && now_ms() < until) {
-          for (int i = 0; i < 64; ++i) cpu_relax();
-        }
+        while (pushed.load(std::memory_order_acquire) == seen && now_ms() < until) poll_pause();
         lock.lock();
         if (queue.empty() && !stop) {
           sleeping.store(true, std::memory_order_seq_cst);
@@ -663,13 +665,31 @@ EXPORT int ohcpu_stream_wait_event(void* stream, void* event) {
 }
 
 // ---- memory --------------------------------------------------------------------------------------
+namespace {
+constexpr uint64_t kHugePage = uint64_t(2) << 20;
+constexpr uint64_t kHugeThreshold = uint64_t(4) << 20;  // numpy's threshold for the same advice
+}  // namespace
+
 EXPORT void* ohcpu_malloc(uint64_t nbytes) {
   if (nbytes == 0) nbytes = 1;
   static const uint64_t physical = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
   if (nbytes > physical) return nullptr;
   if (nbytes >= (uint64_t(64) << 20) && nbytes > mem_available()) return nullptr;
   void* p = nullptr;
-  if (posix_memalign(&p, 256, nbytes) != 0) return nullptr;
+  if (nbytes < kHugeThreshold) {
+    if (posix_memalign(&p, 256, nbytes) != 0) return nullptr;
+    return p;
+  }
+  // Large buffers: 2 MiB aligned and marked for transparent huge pages (the default THP mode,
+  // "madvise", gives them only to regions that ask).  A kernel streaming through 4 KiB pages
+  // takes a TLB miss and a page walk every 4 KiB, and the hardware prefetchers stop at every
+  // 4 KiB boundary: saxpy over 2^24 floats ran about 1.3x slower than on huge pages (numpy
+  // asks for them for its arrays of 4 MiB and more, so a host loop over numpy memory has them).
+  if (posix_memalign(&p, kHugePage, nbytes) != 0) return nullptr;
+#ifdef MADV_HUGEPAGE
+  const uint64_t pg = uint64_t(page_size());
+  (void)madvise(p, (nbytes + pg - 1) & ~(pg - 1), MADV_HUGEPAGE);  // advice only: errors ignored
+#endif
   return p;
 }
 
