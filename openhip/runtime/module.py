@@ -234,8 +234,11 @@ class Function:
             if shared_mem < 0:
                 problem = f"shared_mem={shared_mem} is negative"
             elif shared_mem > self._max_shared:
-                problem = (f"{shared_mem} bytes of dynamic shared memory requested; "
-                           f"{self._max_shared} available per block")
+                static = self.attributes.static_shared_bytes
+                problem = (f"{shared_mem} bytes of dynamic shared memory requested"
+                           + (f" on top of the kernel's {static} bytes of static shared memory"
+                              if static else "")
+                           + f"; a block may use {self._max_shared + static} in all")
         if problem is not None:
             raise HipError("hipErrorInvalidConfiguration", f"{self.name}: {problem}",
                            routine="hipModuleLaunchKernel")

@@ -98,6 +98,43 @@ def test_invalid_launch_configuration_runs_nothing(device):
     assert (y.get() == 1).all()  # nothing ran
 
 
+STATIC_SHARED = r"""
+#define COLS 33
+namespace ns {
+template <int ROWS>
+__global__ void tile(float* o) {
+  __shared__ float t[ROWS][COLS];
+  __shared__ double d;
+  t[threadIdx.x % ROWS][0] = 1.0f;
+  d = 2.0;
+  o[threadIdx.x] = t[threadIdx.x % ROWS][0] + (float)d;
+}
+}
+__global__ void big(float* o) {
+  __shared__ float x[12000];
+  x[threadIdx.x] = 1.0f;
+  o[threadIdx.x] = x[threadIdx.x];
+}
+"""
+
+
+def test_static_shared_memory_counts_against_the_block_limit(device):
+    mod = hip.Module(STATIC_SHARED, name_expressions=["ns::tile<16>"])
+    tile, big = mod.get_function("ns::tile<16>"), mod.get_function("big")
+    assert tile.attributes.static_shared_bytes >= 16 * 33 * 4 + 8
+    assert 48000 <= big.attributes.static_shared_bytes < 48000 + 64
+    o = hip.zeros(32, np.float32)
+    limit = device.properties.shared_mem_per_block
+    room = limit - big.attributes.static_shared_bytes
+    big(1, 32, (o,), shared_mem=room)  # static + dynamic == the limit: fine
+    hip.synchronize()
+    assert (o.get() == 1).all()
+    with pytest.raises(hip.HipError) as err:
+        big(1, 32, (o,), shared_mem=room + 1)
+    assert err.value.status == "hipErrorInvalidConfiguration"
+    assert "static shared memory" in str(err.value)
+
+
 def test_compile_error_has_log_with_user_line_numbers(device):
     src = "#include <hip/hip_runtime.h>\n\n__global__ void k(int* p) {\n  p[0] = undefined_thing;\n}\n"
     with pytest.raises(hip.CompileError) as err:

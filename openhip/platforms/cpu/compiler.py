@@ -178,12 +178,14 @@ def _cpp_name(decl_name: str, expression: str) -> str:
 
 
 def build_footer(scan_result, name_expressions: Sequence[str],
-                 regions: dict | None = None):
+                 regions: dict | None = None, shared_structs: dict | None = None):
     """The generated footer, and the kernels/globals/metadata maps. Raises CompileError-ready
     messages as ValueError for name expressions naming no kernel. ``regions``: the
     :class:`~openhip.platforms.cpu.regions.RegionPlan` of each synchronising kernel, if the
-    kernels were split at their barriers."""
+    kernels were split at their barriers; ``shared_structs``: per kernel, the struct that
+    measures its static shared memory (static_shared.py)."""
     regions = regions or {}
+    shared_structs = shared_structs or {}
     lines = ["", '#line 1 "<openhip generated entry points>"']
     kernels: dict[str, str] = {}
     meta: dict[str, dict] = {}
@@ -225,6 +227,11 @@ def build_footer(scan_result, name_expressions: Sequence[str],
             code = {"loop": 0, "fibers": 1, "regions": 2}[mode]
             lines.append(f'OPENHIP_CPU_KERNEL({ident}, {code}, "{label}", &{cpp})')
             modes[ident] = mode
+            struct = shared_structs.get(decl.name)
+            if struct is not None:
+                args = expr[expr.index("<"):] if "<" in expr else ""
+                lines.append(f"OPENHIP_CPU_EXPORT unsigned long long openhip_shared_{ident}() "
+                             f"{{ return sizeof(::{struct}{args}); }}")
         symbol = f"openhip_kernel_{ident}"
         kernels[expr] = symbol
         meta[expr] = {"mode": modes[ident], "symbol": symbol, "index": ident}
@@ -283,8 +290,9 @@ def _max_frame(workdir: Path) -> int:
     return largest
 
 
-def _param_sizes(so_path: Path, indices: list[int]) -> dict[int, list[int]]:
-    """Loads the built object once to read each entry point's parameter sizes."""
+def _param_sizes(so_path: Path, indices: list[int]) -> dict[int, tuple[list[int], int]]:
+    """Loads the built object once to read each entry point's parameter sizes and static
+    shared memory bytes."""
     import _ctypes
 
     lib = ctypes.CDLL(str(so_path), mode=getattr(os, "RTLD_LOCAL", 0))
@@ -296,7 +304,13 @@ def _param_sizes(so_path: Path, indices: list[int]) -> dict[int, list[int]]:
             fn.argtypes = [ctypes.c_void_p]
             buf = (ctypes.c_uint64 * 256)()
             n = fn(buf)
-            out[i] = [int(buf[j]) for j in range(min(n, 256))]
+            shared = 0
+            measure = getattr(lib, f"openhip_shared_{i}", None)
+            if measure is not None:
+                measure.restype = ctypes.c_ulonglong
+                measure.argtypes = []
+                shared = int(measure())
+            out[i] = ([int(buf[j]) for j in range(min(n, 256))], shared)
     finally:
         _ctypes.dlclose(lib._handle)
     return out
@@ -369,6 +383,7 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
     barriers (regions.py) where that is provably right; the others run as fibers."""
     from ...compiler.scan import apply_edits, extern_shared_edits, scan
     from .regions import split_kernels
+    from .static_shared import shared_struct_edits
 
     user_flags, std = normalize_options(options)
     march = _march_for(arch)
@@ -378,8 +393,9 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
     except ValueError as exc:
         raise CompileError(f"{filename}: error: {exc}", source, options, platform="cpu",
                            name=filename, arch=arch) from None
-    shared_edits = extern_shared_edits(result, source)
     rel = _safe_relative(filename)
+    measure_edits, structs = shared_struct_edits(source, result, rel)
+    shared_edits = extern_shared_edits(result, source) + measure_edits
     if regions is None:
         regions = config.cpu_regions()
     split_edits, plans = [], {}
@@ -390,7 +406,8 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
     attempts.append(([], {k: p for k, p in plans.items() if not p.function}))
     refused = ""
     for i, (edits, attempt_plans) in enumerate(attempts):
-        footer, kernels, globals_, meta = build_footer(result, name_expressions, attempt_plans)
+        footer, kernels, globals_, meta = build_footer(result, name_expressions, attempt_plans,
+                                                       structs)
         body = apply_edits(source, shared_edits + edits)
         try:
             built = _build(compiler, body + ("" if body.endswith("\n") else "\n") + footer,
@@ -411,7 +428,7 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
         break
     binary, sizes, deps, max_frame, log = built
     for entry in meta.values():
-        entry["param_sizes"] = sizes.get(entry["index"], [])
+        entry["param_sizes"], entry["static_shared_bytes"] = sizes.get(entry["index"], ([], 0))
     metadata = {"kernels": meta, "dependencies": deps, "compiler": compiler.version,
                 "max_frame_bytes": max_frame,
                 "flags": [std, *BASE_FLAGS, march, *user_flags]}

@@ -47,10 +47,11 @@ class CpuModule:
 class CpuFunction:
     """A kernel entry point: its address, parameter sizes and execution mode."""
 
-    __slots__ = ("module", "symbol", "entry", "param_sizes", "mode", "name", "stack_problem")
+    __slots__ = ("module", "symbol", "entry", "param_sizes", "mode", "name", "stack_problem",
+                 "static_shared")
 
     def __init__(self, module: CpuModule, symbol: str, entry: int, param_sizes: tuple[int, ...],
-                 mode: str, name: str, stack_problem: str = "") -> None:
+                 mode: str, name: str, stack_problem: str = "", static_shared: int = 0) -> None:
         self.module = module
         self.symbol = symbol
         self.entry = entry
@@ -58,6 +59,7 @@ class CpuFunction:
         self.mode = mode
         self.name = name
         self.stack_problem = stack_problem  # why it cannot run on fiber stacks ("" if it can)
+        self.static_shared = static_shared  # bytes of static __shared__ arrays in the kernel
 
 
 @functools.lru_cache(maxsize=1)
@@ -67,7 +69,9 @@ def _regions_digest() -> str:
     from . import regions
 
     h = hashlib.sha256()
-    for module in (regions, scan):
+    from . import static_shared
+
+    for module in (regions, scan, static_shared):
         with open(module.__file__, "rb") as f:
             h.update(f.read())
     return h.hexdigest()[:12]
@@ -321,7 +325,8 @@ class CpuPlatform(Platform):
                        f"stacks, but the module has a {frame}-byte stack frame (large local "
                        f"arrays?); set OPENHIP_CPU_STACK_SIZE to at least "
                        f"{(frame + _STACK_RESERVE + 1023) // 1024}k before the first launch")
-        return CpuFunction(module, symbol, entry, sizes, mode, name, problem)
+        shared = int(meta.get("static_shared_bytes", 0)) if meta else 0
+        return CpuFunction(module, symbol, entry, sizes, mode, name, problem, shared)
 
     def get_global(self, device: int, module: Any, symbol: str) -> tuple[int, int]:
         if not isinstance(module, CpuModule) or module.cdll is None:
@@ -340,6 +345,7 @@ class CpuPlatform(Platform):
 
     def function_attributes(self, device: int, function: Any) -> FunctionAttributes:
         return FunctionAttributes(max_threads_per_block=1024,
+                                  static_shared_bytes=getattr(function, "static_shared", 0),
                                   extra={"mode": getattr(function, "mode", "?")})
 
     def launch(self, device: int, function: Any, grid: tuple[int, int, int],

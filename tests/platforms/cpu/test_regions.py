@@ -546,3 +546,115 @@ def test_uniform_loop_on_a_shared_flag(cpu_device, sync_mode):
     while want.max() > 10:
         want //= 2
     np.testing.assert_array_equal(d.get(), want)
+
+
+REDUCE_SAMPLE = r"""
+// The CUDA samples' reduction with the block size as a template parameter: a per-thread
+// running sum carried through a chain of barriers under uniform ifs.
+template <unsigned blockSize>
+__global__ void reduce5(const float* g_idata, float* g_odata, unsigned n) {
+  __shared__ float sdata[blockSize];
+  unsigned tid = threadIdx.x;
+  unsigned i = blockIdx.x * (blockSize * 2) + threadIdx.x;
+  float mySum = (i < n) ? g_idata[i] : 0;
+  if (i + blockSize < n) mySum += g_idata[i + blockSize];
+  sdata[tid] = mySum;
+  __syncthreads();
+  if ((blockSize >= 512) && (tid < 256)) sdata[tid] = mySum = mySum + sdata[tid + 256];
+  __syncthreads();
+  if ((blockSize >= 256) && (tid < 128)) sdata[tid] = mySum = mySum + sdata[tid + 128];
+  __syncthreads();
+  if ((blockSize >= 128) && (tid < 64)) sdata[tid] = mySum = mySum + sdata[tid + 64];
+  __syncthreads();
+  for (unsigned s = 32; s > 0; s >>= 1) {
+    if (tid < s && blockSize >= 2 * s) sdata[tid] = mySum = mySum + sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) g_odata[blockIdx.x] = mySum;
+}
+"""
+
+
+@pytest.mark.parametrize("block", [64, 256, 512])
+def test_cuda_samples_reduction(cpu_device, sync_mode, block):
+    n = 100_003
+    x = RNG.standard_normal(n).astype(np.float32)
+    expr = f"reduce5<{block}>"
+    mod = build(REDUCE_SAMPLE, sync_mode, {expr: "regions"}, name_expressions=[expr])
+    blocks = (n + 2 * block - 1) // (2 * block)
+    out = hip.zeros(blocks, np.float32)
+    mod.get_function(expr)(blocks, block, (hip.asarray(x), out, n))
+    assert abs(float(out.get().astype(np.float64).sum()) - float(x.astype(np.float64).sum())) \
+        < 1e-2
+
+
+def _random_kernel(rng: np.random.Generator, index: int) -> str:
+    """A random race-free synchronising kernel: per-thread values a, b; each thread writes only
+    its own slot of w; r (what others read) is refreshed from w only between two barriers."""
+    def stmts(depth: int, budget: int) -> list[str]:
+        out = []
+        for _ in range(budget):
+            k = int(rng.integers(1, 7))
+            choice = int(rng.integers(0, 9 if depth < 2 else 6))
+            if choice == 0:
+                out.append(f"a = a * {k} + r[(threadIdx.x + {k}) % blockDim.x];")
+            elif choice == 1:
+                out.append("w[threadIdx.x] = a ^ (b << 1);")
+            elif choice == 2:
+                out.append("__syncthreads(); r[threadIdx.x] = w[threadIdx.x]; __syncthreads();")
+            elif choice == 3:
+                out.append(f"if (threadIdx.x % {k} == 0) b += a + {k};")
+            elif choice == 4:
+                out.append(f"{{ int c = a + {k} * (int)threadIdx.x; b ^= c; }}")
+            elif choice == 5:
+                out.append(f"if (threadIdx.x + {k} > blockDim.x + 3) return;" if rng.random()
+                           < 0.3 else f"b = b * 7 + (int)blockIdx.x + {k};")
+            elif choice == 6:
+                inner = " ".join(stmts(depth + 1, int(rng.integers(1, 4))))
+                out.append(f"for (int i{depth} = 0; i{depth} < {k % 3 + 1}; ++i{depth}) "
+                           f"{{ a += i{depth}; {inner} }}")
+            elif choice == 7:
+                then = " ".join(stmts(depth + 1, int(rng.integers(1, 3))))
+                other = " ".join(stmts(depth + 1, int(rng.integers(1, 3))))
+                out.append(f"if ((blockIdx.x + {k}) % 2 == 0) {{ {then} }} else {{ {other} }}")
+            else:
+                inner = " ".join(stmts(depth + 1, int(rng.integers(1, 3))))
+                out.append(f"{{ int u{depth} = {k}; while (u{depth} > 0) {{ --u{depth}; "
+                           f"{inner} }} }}")
+        return out
+    body = "\n  ".join(stmts(0, 8))
+    return f"""
+__global__ void fuzz{index}(const int* in, int* out) {{
+  __shared__ int r[128];
+  __shared__ int w[128];
+  int a = in[blockIdx.x * blockDim.x + threadIdx.x];
+  int b = (int)threadIdx.x;
+  r[threadIdx.x] = a; w[threadIdx.x] = 0;
+  __syncthreads();
+  {body}
+  out[blockIdx.x * blockDim.x + threadIdx.x] = a * 31 + b;
+}}
+"""
+
+
+def test_random_kernels_agree_with_fibers(cpu_device, monkeypatch):
+    rng = np.random.default_rng(2024)
+    kernels = [_random_kernel(rng, i) for i in range(24)]
+    src = "\n".join(kernels)
+    x = RNG.integers(-1000, 1000, 3 * 96, dtype=np.int32)
+    results = {}
+    for mode in ("regions", "fibers"):
+        monkeypatch.setenv("OPENHIP_CPU_REGIONS", "1" if mode == "regions" else "0")
+        mod = hip.Module(src)
+        meta = mod.program.metadata["kernels"]
+        if mode == "regions":
+            split = [k for k, m in meta.items() if m["mode"] == "regions"]
+            assert len(split) >= 20, {k: m.get("regions_refused") for k, m in meta.items()}
+        outs = []
+        for i in range(len(kernels)):
+            out = hip.full(3 * 96, -7, np.int32)
+            mod.get_function(f"fuzz{i}")(3, 96, (hip.asarray(x), out))
+            outs.append(out.get())
+        results[mode] = outs
+    for i, (a, b) in enumerate(zip(results["regions"], results["fibers"], strict=True)):
+        np.testing.assert_array_equal(a, b, err_msg=kernels[i])
