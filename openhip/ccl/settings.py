@@ -6,7 +6,8 @@ dtypes and op; the shm transport always checks this at no cost). Tuning knobs of
 engine (not needed normally): OPENHIP_CCL_SHM_SLOT (bytes per rank and step, default 1 MiB),
 OPENHIP_CCL_SHM_SMALL (all-reduce bytes up to which the direct algorithm is used),
 OPENHIP_CCL_ALGO (auto|direct|rsag|cma), OPENHIP_CCL_CMA (0: never read peers' memory
-directly), OPENHIP_CCL_CMA_MIN (all-reduce bytes from which the direct-read algorithm is used),
+directly), OPENHIP_CCL_CMA_MIN (all-reduce bytes from which the direct-read algorithm is used,
+default 32 MiB), OPENHIP_CCL_CMA_DATA_MIN (the same for the other collectives, default 16 MiB),
 OPENHIP_CCL_CMA_CHUNK (bytes per direct-read chunk, default 128 KiB), OPENHIP_CCL_SPIN_US
 (fixes how many microseconds a waiting rank busy-polls before it sleeps on a futex; by
 default this adapts between 5 and 200 µs, at most 20 when ranks outnumber cores),
@@ -80,4 +81,10 @@ def cma() -> bool:
 
 
 def cma_min() -> int:
-    return _int("OPENHIP_CCL_CMA_MIN", 4 << 20)
+    """All-reduce bytes from which the ranks read each other's memory (cross memory attach)."""
+    return _int("OPENHIP_CCL_CMA_MIN", 32 << 20)
+
+
+def cma_data_min() -> int:
+    """Buffer bytes from which the other collectives read each other's memory directly."""
+    return _int("OPENHIP_CCL_CMA_DATA_MIN", 16 << 20)

@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 import traceback
+import zlib
 
 import ml_dtypes
 import numpy as np
@@ -188,6 +189,45 @@ def matrix(comm: ccl.Communicator, args: list[str]) -> dict:
             err = f"{type(exc).__name__}: {exc}"
         results[case_id(case)] = err or "ok"
     return results
+
+
+#: (dtype, elements) of the all-reduce size bands: around 1 MiB (one rsag window), inside
+#: the 4-16 MiB band that rsag serves, just below and at the 32 MiB switch to cma, and odd
+#: counts that are no multiple of the window, the slice or the cma chunk
+BANDS = (("float32", 1 << 18), ("float32", (1 << 20) + 7), ("float32", (4 << 20) - 3),
+         ("float64", (1 << 20) + 5), ("bfloat16", (4 << 20) + 1), ("int32", (8 << 20) - 1),
+         ("float32", 8 << 20), ("float32", (8 << 20) + 3))
+
+
+def bands(comm: ccl.Communicator, args: list[str]) -> dict:
+    """all_reduce at the sizes where the engine changes algorithm, in and out of place;
+    ``args[0] == "one-cpu"``: every rank runs on the same CPU (the ranks take turns)."""
+    if args and args[0] == "one-cpu":
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    n, r = comm.size, comm.rank
+    res = {}
+    for i, (dtn, count) in enumerate(BANDS):
+        dt = dtype_of(dtn)
+        op = "max" if dt.kind in "iu" else "sum"
+        every = [data(i, q, count, dt, op) for q in range(n)]
+        want = reference(every, op, dt, n)
+        for inplace in (True, False):
+            key = f"{dtn}-{count}-{'in' if inplace else 'out'}"
+            try:
+                x = every[r].copy()
+                out = x if inplace else np.zeros_like(x)
+                comm.all_reduce(x, None if inplace else out, op=op)
+                err = same(out, want, op)
+                if err is None:  # every rank holds the same bits
+                    digest = np.array([zlib.crc32(out.tobytes())], np.int64)
+                    lo, hi = digest.copy(), digest.copy()
+                    comm.all_reduce(lo, op="min")
+                    comm.all_reduce(hi, op="max")
+                    err = None if lo[0] == hi[0] else "ranks differ"
+            except Exception as exc:  # noqa: BLE001 - reported per case
+                err = f"{type(exc).__name__}: {exc}"
+            res[key] = err or "ok"
+    return res
 
 
 def ring(comm: ccl.Communicator, args: list[str]) -> dict:
@@ -380,7 +420,7 @@ def exit_code(comm: ccl.Communicator, args: list[str]) -> dict:
     return {}
 
 
-SCENARIOS = {f.__name__: f for f in (matrix, ring, split, asyncops, abort_thread, kill, hang,
+SCENARIOS = {f.__name__: f for f in (matrix, bands, ring, split, asyncops, abort_thread, kill, hang,
                                        mismatch, dtype_mismatch, badargs, devicearray, info,
                                        exit_code)}
 

@@ -176,6 +176,7 @@ struct Waiter {
   bool yielding = false;
   bool futex = false;  // waiting for a peer's seq: sleep on it instead of yielding
   bool slept = false;
+  double spin_cap = 1e9;  // inner steps of a collective: a late peer is off-core, sleep soon
   explicit Waiter(Comm *cc) : c(cc) {}
   // returns OK to keep waiting, else an error code (already recorded in c)
   int tick(int peer) {
@@ -204,7 +205,7 @@ struct Waiter {
     if (c->timeout > 0 && t - start > c->timeout) return fail(c, E_TIMEOUT, peer, true);
     // spin a while (c->spin adapts between 5 us and 200 us; at most 20 us when ranks
     // outnumber cores), then give the core away: the peer may be waiting for exactly it
-    yielding = t - start > c->spin;
+    yielding = t - start > (c->spin < spin_cap ? c->spin : spin_cap);
     if (yielding && futex && peer >= 0 && t - start < c->spin + c->yield) {
       sched_yield();  // a peer waiting for this core runs now; cheap when nobody waits
     } else if (yielding && futex && peer >= 0) {
@@ -226,8 +227,16 @@ struct Waiter {
   }
 };
 
-// arrive at step s with descriptor d and wait for every peer; check descriptors when asked
-int sync_step(Comm *c, uint64_t s, uint64_t d, bool check) {
+// Inside one collective the ranks run the same code on the same amount of data, so a peer
+// that is more than this late is not computing but off its core (preempted, or sharing our
+// core with us or with other processes): spinning longer only delays it. Measured on a
+// shared 2-vCPU guest: with the 200 us budget of the first step, a loaded machine made the
+// windowed all-reduce settle at one spin budget per step (about 2.5 GB/s instead of 10).
+constexpr double INNER_SPIN = 20e-6;
+
+// arrive at step s with descriptor d and wait for every peer; check descriptors when asked.
+// inner: a later step of a multi-step collective (short spin, no adaptation: see INNER_SPIN)
+int sync_step(Comm *c, uint64_t s, uint64_t d, bool check, bool inner = false) {
   RankSlot *me = &c->slots[c->rank];
   me->desc[s & 1] = d;
   uint32_t t_me = (uint32_t)(uint64_t)(now() * 1e6);
@@ -236,6 +245,7 @@ int sync_step(Comm *c, uint64_t s, uint64_t d, bool check) {
   if (me->waiters.load(std::memory_order_seq_cst) > 0) futex_wake(&me->seq);
   Waiter w(c);
   w.futex = true;
+  if (inner) w.spin_cap = INNER_SPIN;
   bool waited = false;
   for (int p = 0; p < c->n; ++p) {
     if (p == c->rank) continue;
@@ -245,7 +255,7 @@ int sync_step(Comm *c, uint64_t s, uint64_t d, bool check) {
       if (e) return e;
     }
   }
-  if (waited && c->adaptive) {
+  if (waited && c->adaptive && !inner) {
     // adaptive spinning, judged by when the last peer *arrived* (not when we woke up, which
     // includes the wake-up latency of sleeping): spin about as long as peers usually take,
     // but sleep at once when they are often off-core (more runnable tasks than cores)
@@ -453,7 +463,7 @@ int all_reduce_rsag(Comm *c, const char *send, char *recv, size_t cnt, int dt, i
     char *mine = buf(c, r, s1);
     for (int j = 0; j < n; ++j)
       if (j != r) copy(mine + sbeg(j) * es, send + (off + sbeg(j)) * es, slen(j) * es);
-    int e = sync_step(c, s1, d, first);
+    int e = sync_step(c, s1, d, first, !first);
     if (e) return e;
     first = false;
     uint64_t s2 = ++c->step;
@@ -461,7 +471,7 @@ int all_reduce_rsag(Comm *c, const char *send, char *recv, size_t cnt, int dt, i
       srcs[p] = p == r ? (const void *)(send + (off + sbeg(r)) * es)
                        : (const void *)(buf(c, p, s1) + sbeg(r) * es);
     reduce(dt, op, recv + (off + sbeg(r)) * es, buf(c, r, s2) + sbeg(r) * es, srcs, n, slen(r), n);
-    e = sync_step(c, s2, d, false);
+    e = sync_step(c, s2, d, false, true);
     if (e) return e;
     for (int j = 0; j < n; ++j)
       if (j != r) copy(recv + (off + sbeg(j)) * es, buf(c, j, s2) + sbeg(j) * es, slen(j) * es);
