@@ -56,8 +56,10 @@ struct alignas(64) RankSlot {
   int32_t cma_ok;              // 1: this rank can read every peer with process_vm_readv
   std::atomic<int32_t> waiters;  // peers sleeping on this rank's seq (futex)
   uint32_t arrive_us[2];       // when this rank arrived at the step of this parity (µs, wraps)
+  std::atomic<int32_t> cpu;    // the CPU this rank last arrived on (-1: unknown)
+  char pad[60];
 };
-static_assert(sizeof(RankSlot) == 64, "RankSlot");
+static_assert(sizeof(RankSlot) == 128, "RankSlot");
 
 struct alignas(64) Header {
   uint64_t magic;
@@ -107,6 +109,7 @@ struct Comm {
   double spin_max;             // upper bound of the adaptive spin
   bool adaptive;               // false when OPENHIP_CCL_SPIN_US fixes the spin
   double yield;                // then seconds of sched_yield polling before sleeping
+  uint64_t rsag_calls;         // windowed all-reduces so far (their direction alternates)
 };
 
 inline double now() {
@@ -177,14 +180,23 @@ struct Waiter {
   bool futex = false;  // waiting for a peer's seq: sleep on it instead of yielding
   bool slept = false;
   double spin_cap = 1e9;  // inner steps of a collective: a late peer is off-core, sleep soon
+  bool shared_cpu = false;  // the awaited peer last ran on our CPU: spinning only keeps it off
   explicit Waiter(Comm *cc) : c(cc) {}
   // returns OK to keep waiting, else an error code (already recorded in c)
   int tick(int peer) {
     ++spins;
-    if (spins < 256) { CPU_RELAX(); return OK; }           // a few microseconds of spinning
-    if (spins < (1u << 30) && (spins & 31) != 0) {
-      if (yielding) sched_yield(); else CPU_RELAX();
-      return OK;
+    // Ranks that the scheduler put on one CPU (it does so on a loaded machine, where ranks
+    // that often sleep look light) take turns: the peer runs only once we stop spinning.
+    if (spins == 16 && peer >= 0) {
+      int mine = sched_getcpu();
+      shared_cpu = mine >= 0 && c->slots[peer].cpu.load(std::memory_order_relaxed) == mine;
+    }
+    if (!shared_cpu) {
+      if (spins < 256) { CPU_RELAX(); return OK; }           // a few microseconds of spinning
+      if (spins < (1u << 30) && (spins & 31) != 0) {
+        if (yielding) sched_yield(); else CPU_RELAX();
+        return OK;
+      }
     }
     double t = now();
     if (start == 0) { start = t; last_live = t; }
@@ -205,7 +217,7 @@ struct Waiter {
     if (c->timeout > 0 && t - start > c->timeout) return fail(c, E_TIMEOUT, peer, true);
     // spin a while (c->spin adapts between 5 us and 200 us; at most 20 us when ranks
     // outnumber cores), then give the core away: the peer may be waiting for exactly it
-    yielding = t - start > (c->spin < spin_cap ? c->spin : spin_cap);
+    yielding = shared_cpu || t - start > (c->spin < spin_cap ? c->spin : spin_cap);
     if (yielding && futex && peer >= 0 && t - start < c->spin + c->yield) {
       sched_yield();  // a peer waiting for this core runs now; cheap when nobody waits
     } else if (yielding && futex && peer >= 0) {
@@ -241,6 +253,7 @@ int sync_step(Comm *c, uint64_t s, uint64_t d, bool check, bool inner = false) {
   me->desc[s & 1] = d;
   uint32_t t_me = (uint32_t)(uint64_t)(now() * 1e6);
   me->arrive_us[s & 1] = t_me;  // by parity: a peer can already be one step further
+  me->cpu.store(sched_getcpu(), std::memory_order_relaxed);
   me->seq.store(s, std::memory_order_seq_cst);
   if (me->waiters.load(std::memory_order_seq_cst) > 0) futex_wake(&me->seq);
   Waiter w(c);
@@ -454,7 +467,14 @@ int all_reduce_rsag(Comm *c, const char *send, char *recv, size_t cnt, int dt, i
   size_t win = (c->slot / es) / n * n;  // elements per window (n slices)
   const void *srcs[256];
   bool first = true;
-  for (size_t off = 0; off < cnt; off += win) {
+  // Every other call walks the windows backwards (every rank alike: the calls are counted
+  // the same on all ranks). A buffer a little larger than the last-level cache, reduced
+  // again and again, then starts where the previous call left off, in cache, instead of
+  // evicting each window just before it is needed again (LRU on a cyclic walk).
+  size_t nwin = cnt ? (cnt + win - 1) / win : 0;
+  bool backwards = (c->rsag_calls++ & 1) != 0;
+  for (size_t k = 0; k < nwin; ++k) {
+    size_t off = (backwards ? nwin - 1 - k : k) * win;
     size_t wc = cnt - off < win ? cnt - off : win;
     size_t sl = (wc + n - 1) / n;  // slice length (last may be shorter)
     auto sbeg = [&](int j) { size_t b = j * sl; return b < wc ? b : wc; };
@@ -938,6 +958,7 @@ PyObject *py_open(PyObject *, PyObject *args) {
     return nullptr;
   }
   me->pid = getpid();
+  me->cpu.store(-1, std::memory_order_relaxed);
   c->h->attached.fetch_add(1, std::memory_order_acq_rel);
   return cap;
 }
