@@ -227,6 +227,17 @@ def bands(comm: ccl.Communicator, args: list[str]) -> dict:
             except Exception as exc:  # noqa: BLE001 - reported per case
                 err = f"{type(exc).__name__}: {exc}"
             res[key] = err or "ok"
+    # buffers that start 4 and 8 bytes into an allocation (copies with unaligned heads)
+    count = (1 << 18) + 11
+    every = [data(99, q, count + 2, np.dtype(np.float32), "sum") for q in range(n)]
+    want = reference([e[1:-1] for e in every], "sum", np.dtype(np.float32), n)
+    store = np.zeros(count + 2, np.float32)
+    try:
+        comm.all_reduce(every[r][1:-1], store[2:], op="sum")
+        err = same(store[2:], want, "sum")
+    except Exception as exc:  # noqa: BLE001 - reported per case
+        err = f"{type(exc).__name__}: {exc}"
+    res["float32-unaligned"] = err or "ok"
     return res
 
 

@@ -71,4 +71,4 @@ def test_bands_against_numpy(config, tmp_path):
     assert rc == 0, err[-3000:]
     for r, d in enumerate(results):
         assert d and all(v == "ok" for v in d.values()), f"rank {r}: {d}"
-        assert len(d) == 16, d
+        assert len(d) == 17, d

@@ -191,7 +191,9 @@ struct Waiter {
       int mine = sched_getcpu();
       shared_cpu = mine >= 0 && c->slots[peer].cpu.load(std::memory_order_relaxed) == mine;
     }
-    if (!shared_cpu) {
+    // once a step waiter has spun its budget, every tick goes on to the futex sleep below
+    // (sched_yield would hand the core to whatever else runs here, for a whole slice)
+    if (!shared_cpu && !(yielding && futex && peer >= 0)) {
       if (spins < 256) { CPU_RELAX(); return OK; }           // a few microseconds of spinning
       if (spins < (1u << 30) && (spins & 31) != 0) {
         if (yielding) sched_yield(); else CPU_RELAX();
@@ -243,8 +245,9 @@ struct Waiter {
 // that is more than this late is not computing but off its core (preempted, or sharing our
 // core with us or with other processes): spinning longer only delays it. Measured on a
 // shared 2-vCPU guest: with the 200 us budget of the first step, a loaded machine made the
-// windowed all-reduce settle at one spin budget per step (about 2.5 GB/s instead of 10).
-constexpr double INNER_SPIN = 20e-6;
+// windowed all-reduce settle at one spin budget per step (about 2.5 GB/s instead of 10);
+// 20 us made single-window all-reduces of 128-512 KiB sleep on ordinary imbalances.
+constexpr double INNER_SPIN = 50e-6;
 
 // arrive at step s with descriptor d and wait for every peer; check descriptors when asked.
 // inner: a later step of a multi-step collective (short spin, no adaptation: see INNER_SPIN)
@@ -440,8 +443,36 @@ void reduce(int dt, int op, void *o0, void *o1, const void *const *src, int nsrc
   }
 }
 
+// Copies of the engine (never overlapping). glibc's memcpy copies sizes from a few KiB up to
+// about the L2 size with `rep movsb`, which on AMD Zen runs at a fraction of the speed when
+// source and destination are not equally aligned (numpy's buffers start 16 bytes into a
+// page, the shared slots on a page): measured here, a 256 KiB slice copied that way made the
+// 128-512 KiB all-reduces slower than the 1 MiB one. Large copies use 32-byte vectors with
+// aligned stores instead.
 inline void copy(void *dst, const void *src, size_t n) {
-  if (dst != src && n) memcpy(dst, src, n);
+  if (dst == src || !n) return;
+#if defined(__AVX2__)
+  if (n >= (8 << 10) && n <= (2 << 20)) {  // larger: glibc's vector or streaming copies
+    char *d = (char *)dst;
+    const char *s = (const char *)src;
+    size_t head = (32 - ((uintptr_t)d & 31)) & 31;
+    memcpy(d, s, head);
+    d += head; s += head; n -= head;
+    for (size_t k = n / 128; k; --k, d += 128, s += 128) {
+      __m256i a = _mm256_loadu_si256((const __m256i *)s);
+      __m256i b = _mm256_loadu_si256((const __m256i *)(s + 32));
+      __m256i e = _mm256_loadu_si256((const __m256i *)(s + 64));
+      __m256i f = _mm256_loadu_si256((const __m256i *)(s + 96));
+      _mm256_store_si256((__m256i *)d, a);
+      _mm256_store_si256((__m256i *)(d + 32), b);
+      _mm256_store_si256((__m256i *)(d + 64), e);
+      _mm256_store_si256((__m256i *)(d + 96), f);
+    }
+    memcpy(d, s, n % 128);
+    return;
+  }
+#endif
+  memcpy(dst, src, n);
 }
 
 // ---------------------------------------------------------------- collectives
