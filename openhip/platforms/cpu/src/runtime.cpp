@@ -210,7 +210,7 @@ struct Job {
   uint64_t nblocks, chunk;
   std::atomic<uint64_t> next{0};
   std::atomic<int> status{0};
-  int active = 0;  // threads working on it (guarded by Pool::mu)
+  std::atomic<int> active{0};  // threads working on it (changed under Pool::mu)
   char error[1024];
 };
 
@@ -255,7 +255,15 @@ class Pool {
     run_chunks(job);
     std::unique_lock<std::mutex> lock(mu_);
     remove(job);
-    --job->active;
+    if (--job->active != 0) {
+      // The others are finishing their last chunks (one each at most): poll before sleeping.
+      // Sleeping here put a futex wake-up, on a core that may have gone idle meanwhile, into
+      // the end of every launch.
+      lock.unlock();
+      const double until = now_ms() + kPoolSpinMs;
+      while (job->active.load(std::memory_order_acquire) != 0 && now_ms() < until) poll_pause();
+      lock.lock();
+    }
     done_cv_.wait(lock, [job] { return job->active == 0; });
   }
 
