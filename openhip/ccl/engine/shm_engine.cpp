@@ -444,11 +444,10 @@ void reduce(int dt, int op, void *o0, void *o1, const void *const *src, int nsrc
 }
 
 // Copies of the engine (never overlapping). glibc's memcpy copies sizes from a few KiB up to
-// about the L2 size with `rep movsb`, which on AMD Zen runs at a fraction of the speed when
-// source and destination are not equally aligned (numpy's buffers start 16 bytes into a
-// page, the shared slots on a page): measured here, a 256 KiB slice copied that way made the
-// 128-512 KiB all-reduces slower than the 1 MiB one. Large copies use 32-byte vectors with
-// aligned stores instead.
+// about the L2 size with `rep movsb`, which on AMD Zen is probably slow when source and
+// destination are not equally aligned (numpy's buffers start 16 bytes into a page, the shared
+// slots on a page): with it the 128-512 KiB all-reduces ran slower than the 1 MiB one (78-170
+// us); with 32-byte vectors and aligned stores, 21-55 us in a paired run.
 inline void copy(void *dst, const void *src, size_t n) {
   if (dst == src || !n) return;
 #if defined(__AVX2__)
