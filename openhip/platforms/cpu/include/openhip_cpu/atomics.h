@@ -165,6 +165,7 @@ struct is_fp_atomic<double> {
 };
 }  // namespace lang
 }  // namespace openhip
+#if !defined(__clang__)  // Clang has these builtins for every target
 template <class T>
 OPENHIP_LANG_FN T __hip_atomic_load(T* p, int order, int /*scope*/) {
   T r;
@@ -226,3 +227,4 @@ OPENHIP_LANG_FN T __hip_atomic_fetch_max(T* p, V v, int, int) {
   const T val = (T)v;
   return openhip::lang::atomic_fmax(p, val);
 }
+#endif  // !__clang__

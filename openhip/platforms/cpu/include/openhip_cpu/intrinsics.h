@@ -57,11 +57,18 @@ namespace lang {
 // C library has already declared both with default visibility.)  So <cassert> included before or
 // after this header fails the launch, not the process.  Define OPENHIP_CPU_NO_ABORT_OVERRIDE to
 // opt out.
+// (Clang's integrated assembler refuses the directive before a global definition; Clang accepts
+// the attributes instead.)
 #if !defined(OPENHIP_CPU_NO_ABORT_OVERRIDE) && defined(__ELF__)
-__asm__(".weak abort\n\t.hidden abort");
+#if defined(__clang__)
+#define OPENHIP_CPU_LOCAL_OVERRIDE(name) __attribute__((weak, visibility("hidden")))
+#else
+#define OPENHIP_CPU_LOCAL_OVERRIDE(name) __asm__(".weak " #name "\n\t.hidden " #name);
+#endif
+OPENHIP_CPU_LOCAL_OVERRIDE(abort)
 extern "C" void abort(void) noexcept { openhip::lang::trap("abort() called in a kernel"); }
 #if defined(__GLIBC__)
-__asm__(".weak __assert_fail\n\t.hidden __assert_fail");
+OPENHIP_CPU_LOCAL_OVERRIDE(__assert_fail)
 extern "C" void __assert_fail(const char* assertion, const char* file, unsigned int line,
                               const char* function) noexcept {
   openhip::lang::assert_fail(assertion, file, line, function);
