@@ -35,6 +35,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "openhip_cpu/abi.h"
 #include "openhip_cpu/fiber.h"
@@ -477,10 +478,17 @@ struct Signature<void (*)(A...)> {
 };
 
 // Loop mode: the threads of each block are a loop with x innermost; K is inlined into it.
-// `Small` promises the compiler that blockIdx.x * blockDim.x + threadIdx.x fits in an int (the
-// launch is checked before this instantiation is chosen), which makes the usual
-// `int i = blockIdx.x * blockDim.x + threadIdx.x` an affine index the vectoriser accepts.
-template <auto K, bool Small, class... A>
+// Form 0 is the general loop.  Forms 1 and 2 are for launches whose global x index
+// blockIdx.x * blockDim.x + threadIdx.x fits in an int (checked before they are chosen): their
+// loop counter is that global index itself, so that the kernel's usual bounds check
+// `if (i < n)` compares the loop counter, and GCC splits the loop at it (one loop without the
+// check up to n, one with the rest) instead of vectorising the check with masked loads and
+// stores (microcoded on AMD Zen: about 3x slower) or not at all.  GCC does so only when the
+// counter has the type of the kernel's i: form 1 counts in int (CUDA's usual
+// `int i = blockIdx.x * blockDim.x + threadIdx.x`), form 2 in 64 bits
+// (`size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x`); each form leaves the other
+// kind of kernel scalar.  loop_run times both on a kernel's first launches, keeps the faster.
+template <auto K, int Form, class... A>
 __attribute__((noinline)) void loop_blocks(const openhip_launch* L, uint64_t b0, uint64_t b1,
                                            A... a) {
   const unsigned gx = L->grid[0], gy = L->grid[1];
@@ -496,33 +504,51 @@ __attribute__((noinline)) void loop_blocks(const openhip_launch* L, uint64_t b0,
   unsigned iy = static_cast<unsigned>((b0 / gx) % gy);
   unsigned iz = static_cast<unsigned>(b0 / (uint64_t(gx) * gy));
   for (uint64_t blk = b0; blk < b1; ++blk) {
-    if (Small) {
+    if (Form != 0) {
       if (bx > 1024u || ix * bx > 0x7fffffffu - 1024u) __builtin_unreachable();
     }
     blockIdx.x = ix;
     blockIdx.y = iy;
     blockIdx.z = iz;
-    for (unsigned z = 0; z < bz; ++z) {
-      for (unsigned y = 0; y < by; ++y) {
-        threadIdx.y = y;
-        threadIdx.z = z;
-        if (Small) {
-          // The loop variable is the global x index itself (an int that cannot overflow here):
-          // `int i = blockIdx.x * blockDim.x + threadIdx.x` then folds to it, and GCC can
-          // split the loop at the kernel's usual `if (i < n)` guard instead of vectorising it
-          // with masked loads and stores (microcoded, about 3x slower, on AMD Zen).
-          const unsigned base = ix * bx;
-          const int first = static_cast<int>(base), last = first + static_cast<int>(bx);
-          for (int g = first; g < last; ++g) {
-            threadIdx.x = static_cast<unsigned>(g) - base;
-            K(a...);
-          }
-        } else {
-          for (unsigned x = 0; x < bx; ++x) {
-            threadIdx.x = x;
-            K(a...);
-          }
+    // The rows of the block (y, z) as one loop: with two nested loops around the thread loop,
+    // GCC no longer splits the 64-bit form's loop at the bounds check.
+    unsigned y = 0, z = 0;
+    for (unsigned row = 0, rows = by * bz; row < rows; ++row) {
+      threadIdx.y = y;
+      threadIdx.z = z;
+      if (Form == 1) {
+        // `int i = blockIdx.x * blockDim.x + threadIdx.x` folds to g (an int that cannot
+        // overflow here).
+        const unsigned base = ix * bx;
+        const int first = static_cast<int>(base), last = first + static_cast<int>(bx);
+        for (int g = first; g < last; ++g) {
+          threadIdx.x = static_cast<unsigned>(g) - base;
+          K(a...);
         }
+      } else if (Form == 2) {
+        // `size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x` folds to g; the range of
+        // d is what lets GCC see that (without it, the truncation to threadIdx.x's 32 bits
+        // keeps the loop scalar).
+        const uint64_t base = uint64_t(ix) * bx;
+        for (uint64_t g = base; g < base + bx; ++g) {
+          const uint64_t d = g - base;
+          if (d >= 1024u) __builtin_unreachable();
+          threadIdx.x = static_cast<unsigned>(d);
+          K(a...);
+        }
+        // Its value after the loop (the launch has bx >= 1), stored unconditionally: else GCC
+        // sinks the loop's stores to threadIdx.x (visible through the fibers' alias) behind a
+        // "was stored" flag, and that flag alone stops it from splitting the loop.
+        threadIdx.x = bx - 1;
+      } else {
+        for (unsigned x = 0; x < bx; ++x) {
+          threadIdx.x = x;
+          K(a...);
+        }
+      }
+      if (++y == by) {
+        y = 0;
+        ++z;
       }
     }
     if (++ix == gx) {
@@ -535,15 +561,61 @@ __attribute__((noinline)) void loop_blocks(const openhip_launch* L, uint64_t b0,
   }
 }
 
+// CPU time of this thread (time it spends preempted on a busy machine does not count).
+inline uint64_t loop_clock_ns() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
+}
+
 template <auto K, class Sig, unsigned... I>
 __attribute__((noinline)) void loop_run(const openhip_launch* L, uint64_t b0, uint64_t b1,
                                         Seq<I...> seq) {
   typename Sig::Args t;
   Sig::load(t, L->args, seq);
-  if (uint64_t(L->grid[0]) * L->block[0] <= 0x7fffffffu - 2048u) {
-    loop_blocks<K, true>(L, b0, b1, get<I>(t)...);
+  if (uint64_t(L->grid[0]) * L->block[0] > 0x7fffffffu - 2048u) {
+    loop_blocks<K, 0>(L, b0, b1, get<I>(t)...);
+    return;
+  }
+  // The form for this kernel (1 or 2; 0: not chosen yet), per module and process, chosen by
+  // timing: about 16k threads with each form, twice (1 2 2 1, so that a trend such as caches
+  // warming up weighs on both alike), at the start of a chunk big enough for it.  A form is
+  // kept once it is 1.25x faster than the other (where it matters the two differ by about 3x);
+  // when they are closer, form 1 runs and a later chunk measures again, 8 times at most.  Both
+  // forms run the same threads in the same order: a wrong choice costs speed, never results.
+  static int form = 0;
+  static int tries = 0;
+  int f = __atomic_load_n(&form, __ATOMIC_RELAXED);
+  if (f == 0) {
+    const uint64_t threads = uint64_t(L->block[0]) * L->block[1] * L->block[2];
+    const uint64_t probe = threads >= 16384 ? 1 : 16384 / threads;
+    f = 1;
+    if (b1 - b0 >= 4 * probe) {
+      uint64_t ns[2] = {0, 0};
+      for (int k = 0; k < 4; ++k) {
+        const int which = (k == 0 || k == 3) ? 0 : 1;
+        const uint64_t t0 = loop_clock_ns();
+        if (which == 0) {
+          loop_blocks<K, 1>(L, b0, b0 + probe, get<I>(t)...);
+        } else {
+          loop_blocks<K, 2>(L, b0, b0 + probe, get<I>(t)...);
+        }
+        ns[which] += loop_clock_ns() - t0;
+        b0 += probe;
+      }
+      if (ns[1] * 5 < ns[0] * 4) {
+        f = 2;
+        __atomic_store_n(&form, 2, __ATOMIC_RELAXED);
+      } else if (ns[0] * 5 < ns[1] * 4 ||
+                 __atomic_add_fetch(&tries, 1, __ATOMIC_RELAXED) >= 8) {
+        __atomic_store_n(&form, 1, __ATOMIC_RELAXED);
+      }
+    }
+  }
+  if (f == 2) {
+    loop_blocks<K, 2>(L, b0, b1, get<I>(t)...);
   } else {
-    loop_blocks<K, false>(L, b0, b1, get<I>(t)...);
+    loop_blocks<K, 1>(L, b0, b1, get<I>(t)...);
   }
 }
 
