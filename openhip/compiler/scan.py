@@ -46,6 +46,11 @@ SYNC_FUNCTIONS = frozenset({
 SYNC_PREFIXES = ("__shfl", "__ballot", "__any_sync", "__all_sync", "__uni_sync", "__reduce_",
                  "__match_", "__syncthreads", "__syncwarp", "__fns")
 
+#: 64-bit integer type names: a kernel body naming one may index with 64 bits
+WIDE_TYPES = frozenset({"size_t", "ssize_t", "ptrdiff_t", "int64_t", "uint64_t", "intptr_t",
+                        "uintptr_t", "long", "__int64", "int_fast64_t", "uint_fast64_t",
+                        "hipDeviceptr_t", "index_t"})
+
 #: attribute-like macros blanked before parsing (the grammar does not know them).
 _BLANKED_CALLS = frozenset({"__align__", "__attribute__", "__declspec", "alignas",
                             "__launch_bounds__", "__maxnreg__", "__cluster_dims__"})
@@ -76,6 +81,7 @@ class KernelDecl:
     extern_c: bool
     line: int  # 1-based line of the definition
     uses_sync: bool  # reaches a barrier or warp function
+    wide: bool = False  # its body names a 64-bit integer type (size_t, int64_t, long...)
 
 
 @dataclass(frozen=True)
@@ -249,7 +255,8 @@ def _identifiers(node) -> set[str]:
     while stack:
         n = stack.pop()
         t = n.type
-        if t in ("identifier", "field_identifier", "type_identifier", "namespace_identifier"):
+        if t in ("identifier", "field_identifier", "type_identifier", "namespace_identifier",
+                 "primitive_type", "long"):
             names.add(_text(n))
         elif t == "preproc_arg":
             names.update(m.group().decode() for m in _IDENT.finditer(n.text))
@@ -427,8 +434,11 @@ class _Walker:
             memo[name] = hit
             return hit
 
+        wide = set(WIDE_TYPES) | {alias for alias, text in self.result.typedefs.items()
+                                  if set(re.findall(r"\w+", text)) & WIDE_TYPES}
         for base, decl in self.kernel_nodes:
             decl.uses_sync = reaches(base, set())
+            decl.wide = bool(self.calls.get(base, set()) & wide)
         self.result.sync_names = {name for name in self.calls if reaches(name, set())}
 
 

@@ -225,6 +225,9 @@ def build_footer(scan_result, name_expressions: Sequence[str],
                 cpp = _cpp_name(plan.function, cpp[len(_cpp_name(decl.name, "")):])
             label = expr.replace("\\", "\\\\").replace('"', '\\"')
             code = {"loop": 0, "fibers": 1, "regions": 2}[mode]
+            if mode == "loop" and (decl.wide or re.search(
+                    r"\b(size_t|u?int64_t|long|ptrdiff_t)\b", expr)):
+                code = 3  # 64-bit indices possible: both loop forms, chosen by timing
             lines.append(f'OPENHIP_CPU_KERNEL({ident}, {code}, "{label}", &{cpp})')
             modes[ident] = mode
             struct = shared_structs.get(decl.name)

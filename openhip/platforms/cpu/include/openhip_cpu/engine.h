@@ -568,7 +568,9 @@ inline uint64_t loop_clock_ns() {
   return uint64_t(ts.tv_sec) * 1000000000u + uint64_t(ts.tv_nsec);
 }
 
-template <auto K, class Sig, unsigned... I>
+// `Wide`: the kernel mentions a 64-bit integer type (the compiler driver's scan), so form 2 may
+// be the fast one; otherwise only form 1 is compiled (less code, a faster compile).
+template <auto K, class Sig, bool Wide, unsigned... I>
 __attribute__((noinline)) void loop_run(const openhip_launch* L, uint64_t b0, uint64_t b1,
                                         Seq<I...> seq) {
   typename Sig::Args t;
@@ -577,45 +579,49 @@ __attribute__((noinline)) void loop_run(const openhip_launch* L, uint64_t b0, ui
     loop_blocks<K, 0>(L, b0, b1, get<I>(t)...);
     return;
   }
-  // The form for this kernel (1 or 2; 0: not chosen yet), per module and process, chosen by
-  // timing: about 16k threads with each form, twice (1 2 2 1, so that a trend such as caches
-  // warming up weighs on both alike), at the start of a chunk big enough for it.  A form is
-  // kept once it is 1.25x faster than the other (where it matters the two differ by about 3x);
-  // when they are closer, form 1 runs and a later chunk measures again, 8 times at most.  Both
-  // forms run the same threads in the same order: a wrong choice costs speed, never results.
-  static int form = 0;
-  static int tries = 0;
-  int f = __atomic_load_n(&form, __ATOMIC_RELAXED);
-  if (f == 0) {
-    const uint64_t threads = uint64_t(L->block[0]) * L->block[1] * L->block[2];
-    const uint64_t probe = threads >= 16384 ? 1 : 16384 / threads;
-    f = 1;
-    if (b1 - b0 >= 4 * probe) {
-      uint64_t ns[2] = {0, 0};
-      for (int k = 0; k < 4; ++k) {
-        const int which = (k == 0 || k == 3) ? 0 : 1;
-        const uint64_t t0 = loop_clock_ns();
-        if (which == 0) {
-          loop_blocks<K, 1>(L, b0, b0 + probe, get<I>(t)...);
-        } else {
-          loop_blocks<K, 2>(L, b0, b0 + probe, get<I>(t)...);
+  if constexpr (!Wide) {
+    loop_blocks<K, 1>(L, b0, b1, get<I>(t)...);
+  } else {
+    // The form for this kernel (1 or 2; 0: not chosen yet), per module and process, chosen by
+    // timing: about 16k threads with each form, twice (1 2 2 1, so that a trend such as caches
+    // warming up weighs on both alike), at the start of a chunk big enough for it.  A form is
+    // kept once it is 1.25x faster than the other (where it matters the two differ by about 3x);
+    // when they are closer, form 1 runs and a later chunk measures again, 8 times at most.  Both
+    // forms run the same threads in the same order: a wrong choice costs speed, never results.
+    static int form = 0;
+    static int tries = 0;
+    int f = __atomic_load_n(&form, __ATOMIC_RELAXED);
+    if (f == 0) {
+      const uint64_t threads = uint64_t(L->block[0]) * L->block[1] * L->block[2];
+      const uint64_t probe = threads >= 16384 ? 1 : 16384 / threads;
+      f = 1;
+      if (b1 - b0 >= 4 * probe) {
+        uint64_t ns[2] = {0, 0};
+        for (int k = 0; k < 4; ++k) {
+          const int which = (k == 0 || k == 3) ? 0 : 1;
+          const uint64_t t0 = loop_clock_ns();
+          if (which == 0) {
+            loop_blocks<K, 1>(L, b0, b0 + probe, get<I>(t)...);
+          } else {
+            loop_blocks<K, 2>(L, b0, b0 + probe, get<I>(t)...);
+          }
+          ns[which] += loop_clock_ns() - t0;
+          b0 += probe;
         }
-        ns[which] += loop_clock_ns() - t0;
-        b0 += probe;
-      }
-      if (ns[1] * 5 < ns[0] * 4) {
-        f = 2;
-        __atomic_store_n(&form, 2, __ATOMIC_RELAXED);
-      } else if (ns[0] * 5 < ns[1] * 4 ||
-                 __atomic_add_fetch(&tries, 1, __ATOMIC_RELAXED) >= 8) {
-        __atomic_store_n(&form, 1, __ATOMIC_RELAXED);
+        if (ns[1] * 5 < ns[0] * 4) {
+          f = 2;
+          __atomic_store_n(&form, 2, __ATOMIC_RELAXED);
+        } else if (ns[0] * 5 < ns[1] * 4 ||
+                   __atomic_add_fetch(&tries, 1, __ATOMIC_RELAXED) >= 8) {
+          __atomic_store_n(&form, 1, __ATOMIC_RELAXED);
+        }
       }
     }
-  }
-  if (f == 2) {
-    loop_blocks<K, 2>(L, b0, b1, get<I>(t)...);
-  } else {
-    loop_blocks<K, 1>(L, b0, b1, get<I>(t)...);
+    if (f == 2) {
+      loop_blocks<K, 2>(L, b0, b1, get<I>(t)...);
+    } else {
+      loop_blocks<K, 1>(L, b0, b1, get<I>(t)...);
+    }
   }
 }
 
@@ -801,7 +807,8 @@ __attribute__((noinline)) int fiber_launch(const openhip_launch* L, openhip_work
 
 // The common part of every entry point: checks, the landing pad for failures, mode dispatch.
 // How a kernel runs its blocks (chosen by the compiler driver, see compiler.py).
-enum : int { kModeLoop = 0, kModeFibers = 1, kModeRegions = 2 };
+// kModeLoopWide: loop mode for a kernel that mentions 64-bit integer types (see loop_run).
+enum : int { kModeLoop = 0, kModeFibers = 1, kModeRegions = 2, kModeLoopWide = 3 };
 
 template <auto K, int Mode>
 __attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, uint64_t b0,
@@ -833,7 +840,7 @@ __attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, 
   } else if constexpr (Mode == kModeRegions) {
     region_run<K, Sig>(L, b0, b1, typename Sig::Indices{});
   } else {
-    loop_run<K, Sig>(L, b0, b1, typename Sig::Indices{});
+    loop_run<K, Sig, Mode == kModeLoopWide>(L, b0, b1, typename Sig::Indices{});
   }
   if (tstate.violation != nullptr) {
     snprintf(W->error, sizeof W->error,
@@ -896,7 +903,8 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 #define OPENHIP_CPU_EXPORT extern "C" __attribute__((visibility("default"), used))
 
 // One kernel: entry point openhip_kernel_<ID> and its parameter sizes openhip_params_<ID>.
-// MODE: 0 loop, 1 fibers, 2 regions (the function is the kernel split at its barriers).
+// MODE: 0 loop, 1 fibers, 2 regions (the function is the kernel split at its barriers), 3 loop
+// with the 64-bit index form too.
 #define OPENHIP_CPU_KERNEL(ID, MODE, NAME, ...)                                                \
   OPENHIP_CPU_EXPORT int openhip_kernel_##ID(const openhip_launch* L, openhip_worker* W,       \
                                              uint64_t b0, uint64_t b1) {                       \
