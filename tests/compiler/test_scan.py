@@ -82,3 +82,17 @@ def test_bad_input():
         scan(b"__global__ void k() {}")
     garbage = scan("}}}{{ __global__ ((( ")  # never raises on garbage
     assert garbage.has_errors and garbage.kernels == {}
+
+
+def test_kernels_naming_64_bit_integer_types_are_wide():
+    src = """
+    typedef unsigned long long u64;
+    using index64 = std::int64_t;
+    __global__ void a(float* x, size_t n) { size_t i = threadIdx.x; if (i < n) x[i] = 1; }
+    __global__ void b(float* x) { u64 i = threadIdx.x; x[i] = 1; }
+    __global__ void c(float* x) { long i = threadIdx.x; x[i] = 1; }
+    __global__ void d(float* x, int n) { int i = threadIdx.x; if (i < n) x[i] = 1; }
+    """
+    result = scan(src)
+    assert {k: v.wide for k, v in result.kernels.items()} == {
+        "a": True, "b": True, "c": True, "d": False}
