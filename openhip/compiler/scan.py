@@ -103,6 +103,7 @@ class ExternSharedDecl:
     start_byte: int
     end_byte: int
     line: int
+    namespace_scope: bool = False  # declared outside any function
 
 
 @dataclass
@@ -376,7 +377,7 @@ class _Walker:
         is_extern = _has_token(node, "extern")
         if _has_token(node, "__shared__"):
             if is_extern:
-                self._extern_shared(node)
+                self._extern_shared(node, namespace_scope=True)
             return
         space = next((s for s in ("constant", "device", "managed") if _has_token(
             node, f"__{s}__")), None)
@@ -393,7 +394,7 @@ class _Walker:
                     type=_norm(_text(type_node)) if type_node is not None else "",
                     line=node.start_point[0] + 1))
 
-    def _extern_shared(self, node) -> None:
+    def _extern_shared(self, node, namespace_scope: bool = False) -> None:
         type_node = node.child_by_field_name("type")
         for d in node.children_by_field_name("declarator"):
             name, _ = _declarator_name(d)
@@ -401,7 +402,7 @@ class _Walker:
                 self.result.extern_shared.append(ExternSharedDecl(
                     name=name, type=_norm(_text(type_node)) if type_node is not None else "char",
                     start_byte=node.start_byte, end_byte=node.end_byte,
-                    line=node.start_point[0] + 1))
+                    line=node.start_point[0] + 1, namespace_scope=namespace_scope))
 
     def collect_nested_shared(self, root) -> None:
         """``extern __shared__`` inside function bodies."""
@@ -471,14 +472,15 @@ def scan(source: str) -> SourceScan:
 def extern_shared_edits(result: SourceScan, source: str,
                         macro: str = "OPENHIP_EXTERN_SHARED") -> list[tuple[int, int, str]]:
     """The byte-range edits (start, end, text) that replace each ``extern __shared__ T name[];``
-    by ``MACRO(name, T);`` on the same lines."""
+    by ``MACRO(name, T);`` (``MACRO_NS`` outside functions) on the same lines."""
     data = source.encode("utf-8")
     groups: dict[tuple[int, int], list[ExternSharedDecl]] = {}
     for d in result.extern_shared:
         groups.setdefault((d.start_byte, d.end_byte), []).append(d)
     edits = []
     for (start, end), decls in sorted(groups.items()):
-        text = " ".join(f"{macro}({d.name}, {d.type});" for d in decls)
+        text = " ".join(f"{macro}{'_NS' if d.namespace_scope else ''}({d.name}, {d.type});"
+                        for d in decls)
         edits.append((start, end, text + "\n" * data[start:end].count(b"\n")))
     return edits
 

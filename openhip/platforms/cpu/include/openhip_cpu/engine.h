@@ -432,6 +432,21 @@ inline uint64_t warp_exchange_mask() {
 // Base of the worker's dynamic shared memory (the same address for the OS thread's lifetime).
 inline unsigned char* dynamic_shared_base() { return tstate.dyn; }
 
+// The namespace-scope dynamic shared arrays of the module (OPENHIP_EXTERN_SHARED_NS): each
+// registers a setter when the module is loaded; entry() points them at the worker's buffer.
+struct DynSharedSetter;
+static DynSharedSetter* g_dyn_shared_setters;
+struct DynSharedSetter {
+  void (*set)(unsigned char*);
+  DynSharedSetter* next;
+  explicit DynSharedSetter(void (*f)(unsigned char*)) : set(f), next(g_dyn_shared_setters) {
+    g_dyn_shared_setters = this;
+  }
+};
+inline void point_dyn_shared(unsigned char* base) {
+  for (DynSharedSetter* s = g_dyn_shared_setters; s != nullptr; s = s->next) s->set(base);
+}
+
 // ---- running blocks ----------------------------------------------------------------------------
 template <unsigned... I>
 struct Seq {};
@@ -817,6 +832,7 @@ __attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, 
   tstate.worker = W;
   tstate.kernel = name;
   tstate.dyn = W->dyn_shared;
+  point_dyn_shared(W->dyn_shared);
   tstate.violation = nullptr;
   tstate.block = nullptr;
   if (L->nargs != Sig::count) {
@@ -891,11 +907,19 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 // ---- dynamic shared memory --------------------------------------------------------------------------
 // `extern __shared__ T name[];` is rewritten (line-preservingly) by the compiler driver into
-// OPENHIP_EXTERN_SHARED(name, T);  Works at namespace and at function scope: a thread_local
-// pointer initialised on first use in each worker thread, whose buffer address never changes.
+// OPENHIP_EXTERN_SHARED(name, T); inside a function: a thread_local pointer initialised when
+// the declaration is first reached in each worker thread (whose buffer address never changes),
+// and into OPENHIP_EXTERN_SHARED_NS(name, T); outside functions: a zero-initialised
+// thread_local pointer that every entry call sets, through a setter registered when the module
+// is loaded.  (A namespace-scope thread_local with a dynamic initialiser would not do: Clang may
+// fold it to its value at thread start, before the entry point sets the buffer.)
 #define OPENHIP_EXTERN_SHARED(name, ...)                        \
   static thread_local __VA_ARGS__* const name =                 \
       reinterpret_cast<__VA_ARGS__*>(::openhip::detail::dynamic_shared_base())
+#define OPENHIP_EXTERN_SHARED_NS(name, ...)                                                  \
+  static thread_local __VA_ARGS__* name;                                                     \
+  static ::openhip::detail::DynSharedSetter openhip_dyn_shared_setter_##name(               \
+      [](unsigned char* base) { name = reinterpret_cast<__VA_ARGS__*>(base); })
 #define HIP_DYNAMIC_SHARED(type, var) OPENHIP_EXTERN_SHARED(var, type)
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 
