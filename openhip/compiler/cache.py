@@ -204,6 +204,7 @@ def cached_compile(toolchain: Toolchain, source: str, *, platform: str, arch: st
             return toolchain.compile(source, arch=arch, options=options,
                                      name_expressions=name_expressions, filename=filename)
     program = build()
+    _add_signatures(program, source)
     dep_paths = [str(p) for p in program.metadata.get("dependencies", [])]
     deps = [(p, _file_digest(p)) for p in dep_paths]
     if use_disk:
@@ -211,6 +212,26 @@ def cached_compile(toolchain: Toolchain, source: str, *, platform: str, arch: st
     with _lock:
         _memory[key] = (program, _dep_stamp(dep_paths))
     return program
+
+
+def _add_signatures(program: CompiledProgram, source: str) -> None:
+    """Records each kernel's parameters (template arguments substituted) and the source's
+    typedefs in the program's metadata, so that a warm cache hit needs no source scan."""
+    if "signatures" in program.metadata:
+        return
+    from .scan import kernel_params, scan
+
+    try:
+        result = scan(source)
+    except Exception:  # noqa: BLE001 - the runtime scans again when it needs to
+        return
+    signatures = {}
+    for expr in program.kernels:
+        found = kernel_params(result, expr)
+        if found is not None:
+            signatures[expr] = [[p.name, p.type] for p in found[1]]
+    program.metadata["signatures"] = signatures
+    program.metadata["typedefs"] = dict(result.typedefs)
 
 
 def clear_memory_cache() -> None:

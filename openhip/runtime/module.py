@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..compiler.cache import cached_compile
-from ..compiler.scan import SourceScan, kernel_params, scan
+from ..compiler.scan import Param, SourceScan, kernel_params, scan
 from ..errors import HipError
 from ..platforms.base import CompiledProgram, FunctionAttributes
 from .device import Device, get_device
@@ -168,15 +168,20 @@ class Function:
         self._platform = dev._platform
         self._index = dev._index
         self._handle = self._platform.get_function(dev._index, module._handle, symbol)
-        found = kernel_params(module.scan, name)
         meta = program.metadata.get("kernels", {}).get(name, {})
         size_hints = meta.get("param_sizes") or []
-        if found is None:
-            raise HipError("hipErrorNotFound", f"cannot read the signature of kernel {name!r}",
-                           routine="hipModuleGetFunction")
-        _, params = found
-        specs = [classify(p, module.scan.typedefs,
-                          size_hints[i] if i < len(size_hints) else None)
+        recorded = program.metadata.get("signatures", {}).get(name)
+        if recorded is not None:  # recorded at compile time: no source scan on a warm hit
+            params = [Param(n, t) for n, t in recorded]
+            typedefs = program.metadata.get("typedefs", {})
+        else:
+            found = kernel_params(module.scan, name)
+            if found is None:
+                raise HipError("hipErrorNotFound",
+                               f"cannot read the signature of kernel {name!r}",
+                               routine="hipModuleGetFunction")
+            params, typedefs = found[1], module.scan.typedefs
+        specs = [classify(p, typedefs, size_hints[i] if i < len(size_hints) else None)
                  for i, p in enumerate(params)]
         self.params = specs
         self._packer = ArgumentPacker(name, specs, dev)
