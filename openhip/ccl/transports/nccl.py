@@ -25,9 +25,38 @@ _why_not: str | None = None
 
 _CANDIDATES = ("librccl.so.1", "librccl.so", "libnccl.so.2", "libnccl.so")
 
+#: ncclResult_t value -> name (nccl.h; RCCL uses the same values)
+RESULTS: dict[int, str] = {
+    0: "ncclSuccess",
+    1: "ncclUnhandledCudaError",
+    2: "ncclSystemError",
+    3: "ncclInternalError",
+    4: "ncclInvalidArgument",
+    5: "ncclInvalidUsage",
+    6: "ncclRemoteError",
+    7: "ncclInProgress",
+    8: "ncclTimeout",
+}
+
+UNIQUE_ID_BYTES = 128  # NCCL_UNIQUE_ID_BYTES
+
 
 class NcclUniqueId(ctypes.Structure):
-    _fields_ = [("internal", ctypes.c_char * 128)]
+    _fields_ = [("internal", ctypes.c_char * UNIQUE_ID_BYTES)]
+
+
+class NcclError(CclError):
+    """A vendor call returned an ncclResult_t other than ncclSuccess (``result``, ``result_name``)."""
+
+    def __init__(self, message: str, result: int = 3, routine: str = "",
+                 rank: int | None = None, peer: int | None = None) -> None:
+        self.result = result
+        self.result_name = RESULTS.get(result, f"ncclResult_t({result})")
+        self.routine = routine
+        super().__init__(message, rank, peer)
+
+    def __reduce__(self):
+        return (type(self), (self.message, self.result, self.routine, self.rank, self.peer))
 
 
 def _search() -> list[str]:
@@ -47,18 +76,27 @@ def load() -> ctypes.CDLL:
     global _lib, _why_not
     if _lib is not None:
         return _lib
+    if _why_not is not None:
+        raise CclError(_why_not)
     errors = []
     for path in _search():
         try:
             lib = ctypes.CDLL(path)
         except OSError as exc:
-            errors.append(f"{path}: {exc}")
+            if os.path.isabs(path):  # bare sonames that are not installed are expected misses
+                errors.append(f"{path}: {exc}")
             continue
-        _declare(lib)
+        try:
+            _declare(lib)
+        except AttributeError as exc:
+            errors.append(f"{path}: not a usable NCCL/RCCL ({exc})")
+            continue
         _lib = lib
         return lib
     _why_not = ("no NCCL or RCCL library found (tried librccl.so.1, libnccl.so.2, the "
-                "nvidia-nccl wheels and $ROCM_PATH/lib)")
+                "nvidia-nccl-cu12/cu13 wheels and $ROCM_PATH/lib)")
+    if errors:
+        _why_not += ": " + "; ".join(errors)
     raise CclError(_why_not)
 
 
@@ -71,34 +109,100 @@ def available() -> tuple[bool, str]:
     return True, getattr(lib, "_name", "nccl")
 
 
+def version() -> tuple[int, int, int]:
+    """(major, minor, patch) of the loaded library (ncclGetVersion)."""
+    lib = load()
+    code = ctypes.c_int()
+    _check(lib, lib.ncclGetVersion(ctypes.byref(code)), "ncclGetVersion")
+    return decode_version(code.value)
+
+
+def decode_version(code: int) -> tuple[int, int, int]:
+    """NCCL_VERSION_CODE -> (major, minor, patch): X*1000+Y*100+Z up to 2.8, X*10000+Y*100+Z after."""
+    if code >= 10000:
+        return code // 10000, code % 10000 // 100, code % 100
+    return code // 1000, code % 1000 // 100, code % 100
+
+
+_c_int, _c_void_p, _c_size_t = ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t
+_comm = _c_void_p    # ncclComm_t: an opaque pointer
+_stream_t = _c_void_p  # cudaStream_t / hipStream_t
+
+#: name -> (restype, argtypes) as nccl.h declares them; enums (ncclDataType_t, ncclRedOp_t,
+#: ncclResult_t) are int-sized, so c_int.
+SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
+    "ncclGetVersion": (_c_int, [ctypes.POINTER(_c_int)]),
+    "ncclGetUniqueId": (_c_int, [ctypes.POINTER(NcclUniqueId)]),
+    "ncclCommInitRank": (_c_int, [ctypes.POINTER(_comm), _c_int, NcclUniqueId, _c_int]),
+    "ncclCommDestroy": (_c_int, [_comm]),
+    "ncclCommAbort": (_c_int, [_comm]),
+    "ncclGetErrorString": (ctypes.c_char_p, [_c_int]),
+    "ncclGetLastError": (ctypes.c_char_p, [_comm]),
+    "ncclAllReduce": (_c_int, [_c_void_p, _c_void_p, _c_size_t, _c_int, _c_int, _comm,
+                               _stream_t]),
+    "ncclReduce": (_c_int, [_c_void_p, _c_void_p, _c_size_t, _c_int, _c_int, _c_int, _comm,
+                            _stream_t]),
+    "ncclBroadcast": (_c_int, [_c_void_p, _c_void_p, _c_size_t, _c_int, _c_int, _comm,
+                               _stream_t]),
+    "ncclAllGather": (_c_int, [_c_void_p, _c_void_p, _c_size_t, _c_int, _comm, _stream_t]),
+    "ncclReduceScatter": (_c_int, [_c_void_p, _c_void_p, _c_size_t, _c_int, _c_int, _comm,
+                                   _stream_t]),
+    "ncclSend": (_c_int, [_c_void_p, _c_size_t, _c_int, _c_int, _comm, _stream_t]),
+    "ncclRecv": (_c_int, [_c_void_p, _c_size_t, _c_int, _c_int, _comm, _stream_t]),
+    "ncclGroupStart": (_c_int, []),
+    "ncclGroupEnd": (_c_int, []),
+}
+#: declared when present (ncclGetLastError came with NCCL 2.13)
+OPTIONAL = frozenset({"ncclGetLastError"})
+
+
 def _declare(lib: ctypes.CDLL) -> None:
-    c_int, c_void_p, c_size_t = ctypes.c_int, ctypes.c_void_p, ctypes.c_size_t
-    sigs = {
-        "ncclGetUniqueId": [ctypes.POINTER(NcclUniqueId)],
-        "ncclCommInitRank": [ctypes.POINTER(c_void_p), c_int, NcclUniqueId, c_int],
-        "ncclCommDestroy": [c_void_p],
-        "ncclCommAbort": [c_void_p],
-        "ncclAllReduce": [c_void_p, c_void_p, c_size_t, c_int, c_int, c_void_p, c_void_p],
-        "ncclReduce": [c_void_p, c_void_p, c_size_t, c_int, c_int, c_int, c_void_p, c_void_p],
-        "ncclBroadcast": [c_void_p, c_void_p, c_size_t, c_int, c_int, c_void_p, c_void_p],
-        "ncclAllGather": [c_void_p, c_void_p, c_size_t, c_int, c_void_p, c_void_p],
-        "ncclReduceScatter": [c_void_p, c_void_p, c_size_t, c_int, c_int, c_void_p, c_void_p],
-        "ncclSend": [c_void_p, c_size_t, c_int, c_int, c_void_p, c_void_p],
-        "ncclRecv": [c_void_p, c_size_t, c_int, c_int, c_void_p, c_void_p],
-        "ncclGroupStart": [],
-        "ncclGroupEnd": [],
-    }
-    for name, args in sigs.items():
-        fn = getattr(lib, name)
+    for name, (restype, args) in SIGNATURES.items():
+        try:
+            fn = getattr(lib, name)
+        except AttributeError:
+            if name in OPTIONAL:
+                continue
+            raise
         fn.argtypes = args
-        fn.restype = c_int
-    lib.ncclGetErrorString.argtypes = [c_int]
-    lib.ncclGetErrorString.restype = ctypes.c_char_p
+        fn.restype = restype
 
 
-def _check(lib: ctypes.CDLL, status: int, routine: str) -> None:
-    if status != 0:
-        raise CclError(f"{routine}: {lib.ncclGetErrorString(status).decode()} ({status})")
+def last_error(lib: ctypes.CDLL, comm: Any = None) -> str:
+    """ncclGetLastError(comm): the library's own account of its last failure ("" if none)."""
+    fn = getattr(lib, "ncclGetLastError", None)
+    if fn is None:
+        return ""
+    text = fn(comm)
+    return text.decode(errors="replace") if text else ""
+
+
+def _check(lib: ctypes.CDLL, status: int, routine: str, comm: Any = None) -> None:
+    """NcclError naming the ncclResult_t when ``status`` is not ncclSuccess."""
+    if status == 0:
+        return
+    name = RESULTS.get(status, f"ncclResult_t({status})")
+    text = lib.ncclGetErrorString(status)
+    msg = f"{routine} failed: {name} ({status})"
+    if text:
+        msg += f": {text.decode(errors='replace')}"
+    detail = last_error(lib, comm)
+    if detail:
+        msg += f"; last error: {detail}"
+    if status == 1:
+        msg += " (is there a usable GPU and driver?)"
+    raise NcclError(msg, status, routine)
+
+
+def uid_bytes(uid: NcclUniqueId) -> bytes:
+    """All NCCL_UNIQUE_ID_BYTES of ``uid`` (``uid.internal`` stops at the first NUL byte)."""
+    return ctypes.string_at(ctypes.addressof(uid), UNIQUE_ID_BYTES)
+
+
+def uid_from(raw: bytes) -> NcclUniqueId:
+    if len(raw) != UNIQUE_ID_BYTES:
+        raise CclError(f"an ncclUniqueId has {UNIQUE_ID_BYTES} bytes, got {len(raw)}")
+    return NcclUniqueId.from_buffer_copy(raw)
 
 
 def _ptr(buf: Any) -> tuple[int, int, int]:
@@ -138,12 +242,27 @@ class NcclComm:
     @classmethod
     def bootstrap(cls, host: Any) -> NcclComm:
         lib = load()
-        uid = NcclUniqueId()
+        # byte 0: rank 0's ncclGetUniqueId status (so no rank waits on an id that never comes),
+        # then the id's NCCL_UNIQUE_ID_BYTES
+        raw = np.zeros(1 + UNIQUE_ID_BYTES, np.uint8)
+        failure: NcclError | None = None
         if host.rank == 0:
-            _check(lib, lib.ncclGetUniqueId(ctypes.byref(uid)), "ncclGetUniqueId")
-        raw = np.frombuffer(bytearray(bytes(uid.internal).ljust(128, b"\0")), np.uint8).copy()
+            uid = NcclUniqueId()
+            try:
+                _check(lib, lib.ncclGetUniqueId(ctypes.byref(uid)), "ncclGetUniqueId")
+            except NcclError as exc:
+                failure = exc
+                raw[0] = min(exc.result, 255) or 3
+            else:
+                raw[1:] = np.frombuffer(uid_bytes(uid), np.uint8)
         host.broadcast(raw, 0)
-        ctypes.memmove(ctypes.addressof(uid), raw.ctypes.data, 128)
+        if failure is not None:
+            raise failure
+        if raw[0]:
+            status = int(raw[0])
+            raise NcclError(f"ncclGetUniqueId failed on rank 0: "
+                            f"{RESULTS.get(status, status)} ({status})", status, "ncclGetUniqueId")
+        uid = uid_from(raw[1:].tobytes())
         handle = ctypes.c_void_p()
         _check(lib, lib.ncclCommInitRank(ctypes.byref(handle), host.size, uid, host.rank),
                "ncclCommInitRank")
