@@ -31,6 +31,8 @@ __all__ = [
     "apply_edits",
     "kernel_params",
     "split_template_args",
+    "parse",
+    "walk",
 ]
 
 #: barrier and warp functions: a kernel that reaches one runs with suspendable threads.
@@ -450,16 +452,32 @@ class _Wrap:
         self.children = [node]
 
 
-def scan(source: str) -> SourceScan:
-    """Parse ``source`` and report its kernels, globals, extern shared arrays and typedefs."""
-    if not isinstance(source, str):
-        raise TypeError(f"source must be str, not {type(source).__name__}")
+def parse(source: str):
+    """``(tree, blanked)``: the tree-sitter tree of ``source`` parsed with attribute-like macros
+    blanked out (byte offsets are those of ``source.encode()``), and the blanked bytes."""
     data = source.encode("utf-8")
     parser = _parser()
     tree = parser.parse(data)
     blanked = _blank_attribute_macros(data, _comment_and_string_ranges(tree.root_node))
     if blanked != data:
         tree = parser.parse(blanked)
+    return tree, blanked
+
+
+def walk(node):
+    """Every node under ``node`` (itself included), in source order."""
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(reversed(n.children))
+
+
+def scan(source: str) -> SourceScan:
+    """Parse ``source`` and report its kernels, globals, extern shared arrays and typedefs."""
+    if not isinstance(source, str):
+        raise TypeError(f"source must be str, not {type(source).__name__}")
+    tree, blanked = parse(source)
     walker = _Walker(blanked)
     walker.walk(tree.root_node)
     walker.collect_nested_shared(tree.root_node)

@@ -39,7 +39,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ...compiler.scan import SYNC_FUNCTIONS, SYNC_PREFIXES, SourceScan
+from ...compiler.scan import SYNC_FUNCTIONS, SYNC_PREFIXES, SourceScan, parse
+from ...compiler.scan import walk as _walk
 
 __all__ = ["RegionPlan", "split_kernels", "PREFIX"]
 
@@ -104,14 +105,6 @@ def _text(data: bytes, node) -> str:
 
 def _is_sync(name: str) -> bool:
     return name in SYNC_FUNCTIONS or name.startswith(SYNC_PREFIXES)
-
-
-def _walk(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.children))
 
 
 def _declarator_identifier(node):
@@ -1208,17 +1201,11 @@ def split_kernels(source: str, scan_result: SourceScan, filename: str, kernels: 
     barriers.  Returns the edits to make to the source -- each split kernel's function
     inserted right after the kernel (same namespace, same preprocessor branch), ``#line``
     directives keeping the user's numbering -- and a plan per kernel."""
-    from ...compiler.scan import _blank_attribute_macros, _comment_and_string_ranges, _parser
-
     plans: dict[str, RegionPlan] = {}
     if not kernels:
         return [], plans
     data = source.encode("utf-8")
-    parser = _parser()
-    tree = parser.parse(data)
-    blanked = _blank_attribute_macros(data, _comment_and_string_ranges(tree.root_node))
-    if blanked != data:
-        tree = parser.parse(blanked)
+    tree, _blanked = parse(source)
     constants = _Constants(tree.root_node, data)
     constants.names.update(g.name.rsplit("::", 1)[-1] for g in scan_result.globals
                            if g.space == "constant")

@@ -13,7 +13,8 @@ name expression names).  Arrays declared in helper ``__device__`` functions are 
 
 from __future__ import annotations
 
-from ...compiler.scan import SourceScan
+from ...compiler.scan import SourceScan, parse
+from ...compiler.scan import walk as _walk
 
 __all__ = ["PREFIX", "shared_struct_edits"]
 
@@ -21,26 +22,12 @@ __all__ = ["PREFIX", "shared_struct_edits"]
 PREFIX = "__openhip_ss_"
 
 
-def _walk(node):
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(reversed(n.children))
-
-
 def shared_struct_edits(source: str, scan_result: SourceScan, filename: str
                         ) -> tuple[list[tuple[int, int, str]], dict[str, str]]:
     """Edits inserting a measuring struct after each kernel that declares static
     ``__shared__`` arrays in its body, and kernel name -> the struct's qualified name."""
-    from ...compiler.scan import _blank_attribute_macros, _comment_and_string_ranges, _parser
-
     data = source.encode("utf-8")
-    parser = _parser()
-    tree = parser.parse(data)
-    blanked = _blank_attribute_macros(data, _comment_and_string_ranges(tree.root_node))
-    if blanked != data:
-        tree = parser.parse(blanked)
+    tree, _blanked = parse(source)
     edits: list[tuple[int, int, str]] = []
     structs: dict[str, str] = {}
     refused: set[str] = set()

@@ -492,6 +492,25 @@ struct Signature<void (*)(A...)> {
   }
 };
 
+// Blocks run in linear order (x fastest, then y, then z): the coordinates of block `b`, and
+// the step to the next one.
+__attribute__((always_inline)) inline void first_block(uint64_t b, unsigned gx, unsigned gy,
+                                                       unsigned& ix, unsigned& iy, unsigned& iz) {
+  ix = static_cast<unsigned>(b % gx);
+  iy = static_cast<unsigned>((b / gx) % gy);
+  iz = static_cast<unsigned>(b / (uint64_t(gx) * gy));
+}
+__attribute__((always_inline)) inline void next_block(unsigned& ix, unsigned& iy, unsigned& iz,
+                                                      unsigned gx, unsigned gy) {
+  if (++ix == gx) {
+    ix = 0;
+    if (++iy == gy) {
+      iy = 0;
+      ++iz;
+    }
+  }
+}
+
 // Loop mode: the threads of each block are a loop with x innermost; K is inlined into it.
 // Form 0 is the general loop.  Forms 1 and 2 are for launches whose global x index
 // blockIdx.x * blockDim.x + threadIdx.x fits in an int (checked before they are chosen): their
@@ -515,9 +534,8 @@ __attribute__((noinline)) void loop_blocks(const openhip_launch* L, uint64_t b0,
   blockDim.x = bx;
   blockDim.y = by;
   blockDim.z = bz;
-  unsigned ix = static_cast<unsigned>(b0 % gx);
-  unsigned iy = static_cast<unsigned>((b0 / gx) % gy);
-  unsigned iz = static_cast<unsigned>(b0 / (uint64_t(gx) * gy));
+  unsigned ix, iy, iz;
+  first_block(b0, gx, gy, ix, iy, iz);
   for (uint64_t blk = b0; blk < b1; ++blk) {
     if (Form != 0) {
       if (bx > 1024u || ix * bx > 0x7fffffffu - 1024u) __builtin_unreachable();
@@ -566,13 +584,7 @@ __attribute__((noinline)) void loop_blocks(const openhip_launch* L, uint64_t b0,
         ++z;
       }
     }
-    if (++ix == gx) {
-      ix = 0;
-      if (++iy == gy) {
-        iy = 0;
-        ++iz;
-      }
-    }
+    next_block(ix, iy, iz, gx, gy);
   }
 }
 
@@ -653,21 +665,14 @@ __attribute__((noinline)) void region_blocks(const openhip_launch* L, uint64_t b
   blockDim.x = L->block[0];
   blockDim.y = L->block[1];
   blockDim.z = L->block[2];
-  unsigned ix = static_cast<unsigned>(b0 % gx);
-  unsigned iy = static_cast<unsigned>((b0 / gx) % gy);
-  unsigned iz = static_cast<unsigned>(b0 / (uint64_t(gx) * gy));
+  unsigned ix, iy, iz;
+  first_block(b0, gx, gy, ix, iy, iz);
   for (uint64_t blk = b0; blk < b1; ++blk) {
     blockIdx.x = ix;
     blockIdx.y = iy;
     blockIdx.z = iz;
     K(a...);
-    if (++ix == gx) {
-      ix = 0;
-      if (++iy == gy) {
-        iy = 0;
-        ++iz;
-      }
-    }
+    next_block(ix, iy, iz, gx, gy);
   }
 }
 
@@ -766,9 +771,8 @@ __attribute__((noinline)) inline int fiber_run(const openhip_launch* L, openhip_
     f.sp = fiber_stack(lo + W->stack_size, &fiber_main);
   }
   tstate.block = b;
-  unsigned ix = static_cast<unsigned>(b0 % gx);
-  unsigned iy = static_cast<unsigned>((b0 / gx) % gy);
-  unsigned iz = static_cast<unsigned>(b0 / (uint64_t(gx) * gy));
+  unsigned ix, iy, iz;
+  first_block(b0, gx, gy, ix, iy, iz);
   for (uint64_t blk = b0; blk < b1; ++blk) {
     blockIdx.x = ix;
     blockIdx.y = iy;
@@ -784,13 +788,7 @@ __attribute__((noinline)) inline int fiber_run(const openhip_launch* L, openhip_
     enter(b, 0);
     openhip_cpu_switch(&b->home_sp, b->fibers[0].sp);
     // Every fiber has finished this block (a failure would have jumped to the entry point).
-    if (++ix == gx) {
-      ix = 0;
-      if (++iy == gy) {
-        iy = 0;
-        ++iz;
-      }
-    }
+    next_block(ix, iy, iz, gx, gy);
   }
   tstate.block = nullptr;
   for (unsigned i = 0; i < n; ++i) {
