@@ -658,3 +658,24 @@ def test_random_kernels_agree_with_fibers(cpu_device, monkeypatch):
         results[mode] = outs
     for i, (a, b) in enumerate(zip(results["regions"], results["fibers"], strict=True)):
         np.testing.assert_array_equal(a, b, err_msg=kernels[i])
+
+
+HIP_DYN = r"""
+__global__ void rev(const float* in, float* out) {
+  HIP_DYNAMIC_SHARED(float, buf)%s
+  buf[threadIdx.x] = in[blockIdx.x * blockDim.x + threadIdx.x];
+  __syncthreads();
+  out[blockIdx.x * blockDim.x + threadIdx.x] = buf[blockDim.x - 1 - threadIdx.x];
+}
+"""
+
+
+@pytest.mark.parametrize("semicolon", ["", ";"])
+def test_hip_dynamic_shared_macro(cpu_device, sync_mode, semicolon):
+    # HIP's macro carries its own ";" (users write it without one, or with a harmless extra).
+    # (A type as a macro argument does not parse as C++: such a kernel runs as fibers.)
+    x = RNG.standard_normal(3 * 64).astype(np.float32)
+    mod = build(HIP_DYN % semicolon, sync_mode)
+    out = hip.zeros_like(x)
+    mod.get_function("rev")(3, 64, (hip.asarray(x), out), shared_mem=4 * 64)
+    np.testing.assert_array_equal(out.get(), x.reshape(3, 64)[:, ::-1].ravel())

@@ -918,7 +918,7 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
   static thread_local __VA_ARGS__* name;                                                     \
   static ::openhip::detail::DynSharedSetter openhip_dyn_shared_setter_##name(               \
       [](unsigned char* base) { name = reinterpret_cast<__VA_ARGS__*>(base); })
-#define HIP_DYNAMIC_SHARED(type, var) OPENHIP_EXTERN_SHARED(var, type)
+#define HIP_DYNAMIC_SHARED(type, var) OPENHIP_EXTERN_SHARED(var, type);  // with its ";", as in HIP
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 
 // ---- what the generated footer uses ------------------------------------------------------------
