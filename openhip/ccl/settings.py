@@ -12,7 +12,10 @@ OPENHIP_CCL_CMA_CHUNK (bytes per direct-read chunk, default 128 KiB), OPENHIP_CC
 (fixes how many microseconds a waiting rank busy-polls before it sleeps on a futex; by
 default this adapts between 5 and 200 µs, at most 20 when ranks outnumber cores),
 OPENHIP_CCL_YIELD_US (microseconds of sched_yield polling between spinning and sleeping;
-default 0: on a busy machine a yield hands the core to other processes for a whole slice).
+default 0: on a busy machine a yield hands the core to other processes for a whole slice),
+OPENHIP_CCL_RSAG_NT (0|1|auto: how rsag fills the shared slots from 512 KiB up — cached
+stores, streaming stores, or by default whichever each rank measures faster per size class;
+streaming stores halve the time when handing dirty cache lines between the cores is slow).
 """
 
 from __future__ import annotations

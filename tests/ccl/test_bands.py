@@ -60,6 +60,13 @@ CONFIGS = {
     "shm-3-one-cpu": (3, ["one-cpu"], {}),
     # no cross memory attach: the 32 MiB sizes fall back to rsag on every rank alike
     "shm-2-cma-off": (2, [], {"OPENHIP_CCL_CMA": "0"}),
+    # rsag with streaming stores into the slots on every call (by default a rank times both
+    # kinds of store per size class and uses the faster; there the first two calls of a class
+    # use one each), and with cached stores only
+    "shm-2-nt": (2, [], {"OPENHIP_CCL_RSAG_NT": "1"}),
+    "shm-3-nt": (3, [], {"OPENHIP_CCL_RSAG_NT": "1"}),
+    "shm-3-nt-one-cpu": (3, ["one-cpu"], {"OPENHIP_CCL_RSAG_NT": "1"}),
+    "shm-2-cached": (2, [], {"OPENHIP_CCL_RSAG_NT": "0"}),
 }
 
 

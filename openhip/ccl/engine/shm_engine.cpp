@@ -110,6 +110,12 @@ struct Comm {
   bool adaptive;               // false when OPENHIP_CCL_SPIN_US fixes the spin
   double yield;                // then seconds of sched_yield polling before sleeping
   uint64_t rsag_calls;         // windowed all-reduces so far (their direction alternates)
+  // windowed all-reduces by size class (log2 of the bytes): seconds per byte seen with cached
+  // (0) and streaming (1) stores into the slots, and calls so far (see all_reduce_rsag)
+  double rsag_est[2][64];
+  uint64_t rsag_n[64];
+  uint64_t rsag_since[64];     // calls since the class last tried the other kind of store
+  uint8_t rsag_last[64];       // 1 + the kind of store of the class's previous call (0: none)
 };
 
 inline double now() {
@@ -474,6 +480,39 @@ inline void copy(void *dst, const void *src, size_t n) {
   memcpy(dst, src, n);
 }
 
+// Copy with non-temporal (streaming) stores: the lines go to memory and leave every cache.
+// For data that a peer on another core reads next (see all_reduce_rsag). Caller fences.
+inline void copy_nt(void *dst, const void *src, size_t n) {
+#if defined(__AVX2__)
+  char *d = (char *)dst;
+  const char *s = (const char *)src;
+  size_t head = (32 - ((uintptr_t)d & 31)) & 31;
+  if (head > n) head = n;
+  memcpy(d, s, head);
+  d += head; s += head; n -= head;
+  for (size_t k = n / 128; k; --k, d += 128, s += 128) {
+    __m256i a = _mm256_loadu_si256((const __m256i *)s);
+    __m256i b = _mm256_loadu_si256((const __m256i *)(s + 32));
+    __m256i e = _mm256_loadu_si256((const __m256i *)(s + 64));
+    __m256i f = _mm256_loadu_si256((const __m256i *)(s + 96));
+    _mm256_stream_si256((__m256i *)d, a);
+    _mm256_stream_si256((__m256i *)(d + 32), b);
+    _mm256_stream_si256((__m256i *)(d + 64), e);
+    _mm256_stream_si256((__m256i *)(d + 96), f);
+  }
+  memcpy(d, s, n % 128);
+#else
+  memcpy(dst, src, n);
+#endif
+}
+inline void store_fence() {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_sfence();
+#else
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+#endif
+}
+
 // ---------------------------------------------------------------- collectives
 // All sizes are in elements of `dt` unless named *_bytes.
 
@@ -490,6 +529,12 @@ int all_reduce_direct(Comm *c, const char *send, char *recv, size_t cnt, int dt,
   return OK;
 }
 
+// all_reduce_rsag: streaming stores are considered from this size (smaller calls are
+// latency-bound).
+// nt_mode: 0 cached stores only, 1 streaming only, 2 adaptive (OPENHIP_CCL_RSAG_NT=0/1/auto)
+constexpr size_t RSAG_NT_MIN = 512 << 10;
+int nt_mode = 2;
+
 int all_reduce_rsag(Comm *c, const char *send, char *recv, size_t cnt, int dt, int op,
                     uint64_t d) {
   size_t es = dsize(dt);
@@ -503,6 +548,39 @@ int all_reduce_rsag(Comm *c, const char *send, char *recv, size_t cnt, int dt, i
   // evicting each window just before it is needed again (LRU on a cyclic walk).
   size_t nwin = cnt ? (cnt + win - 1) / win : 0;
   bool backwards = (c->rsag_calls++ & 1) != 0;
+  // Cached or streaming stores into the slots. While the host keeps the two vCPUs close
+  // (sharing a cache) a slot written with ordinary stores is read by the peer from that cache,
+  // about twice as fast as through memory. But for seconds at a time the host runs them where
+  // the peer's reads of lines dirty in the writer's cache are slow (measured on a shared 2-vCPU
+  // guest: rsag 3-4x slower, 1-16 MiB, with neither rank preempted and local copies at full
+  // speed; MPICH 2x slower at 1-2 MiB); then streaming stores, which leave the lines in memory,
+  // are 2x faster. Each rank times its calls per size class and uses the faster kind of store,
+  // trying the other one now and then (the ranks count alike, so they mostly probe together;
+  // a rank's choice only changes speed, never the result).
+  size_t bytes = cnt * es;
+  int cls = 0;
+  while (cls < 63 && ((size_t)2 << cls) <= bytes) ++cls;
+  bool timed = bytes >= RSAG_NT_MIN && nt_mode == 2;
+  bool nt = nt_mode == 1 && bytes >= RSAG_NT_MIN;
+  double t0 = 0;
+  if (timed) {
+    uint64_t k = c->rsag_n[cls]++;
+    double *est = c->rsag_est[0] + cls, *est_nt = c->rsag_est[1] + cls;
+    if (k < 6) {
+      nt = k >= 3;  // three calls of each first (the first of them not counted)
+    } else {
+      // the kind not in use gets two calls (the first not counted) every 16 calls, or every
+      // 32 when it was more than 1.25x slower (a probe costs that much)
+      bool best = *est_nt < *est;
+      double ratio = best ? *est / *est_nt : *est_nt / *est;
+      uint64_t period = ratio > 1.25 ? 32 : 16;
+      uint64_t since = ++c->rsag_since[cls];
+      bool probe = since > period;
+      if (since >= period + 2) c->rsag_since[cls] = 0;
+      nt = best != probe;
+    }
+    t0 = now();
+  }
   for (size_t k = 0; k < nwin; ++k) {
     size_t off = (backwards ? nwin - 1 - k : k) * win;
     size_t wc = cnt - off < win ? cnt - off : win;
@@ -512,7 +590,11 @@ int all_reduce_rsag(Comm *c, const char *send, char *recv, size_t cnt, int dt, i
     uint64_t s1 = ++c->step;
     char *mine = buf(c, r, s1);
     for (int j = 0; j < n; ++j)
-      if (j != r) copy(mine + sbeg(j) * es, send + (off + sbeg(j)) * es, slen(j) * es);
+      if (j != r) {
+        if (nt) copy_nt(mine + sbeg(j) * es, send + (off + sbeg(j)) * es, slen(j) * es);
+        else copy(mine + sbeg(j) * es, send + (off + sbeg(j)) * es, slen(j) * es);
+      }
+    if (nt) store_fence();
     int e = sync_step(c, s1, d, first, !first);
     if (e) return e;
     first = false;
@@ -520,7 +602,20 @@ int all_reduce_rsag(Comm *c, const char *send, char *recv, size_t cnt, int dt, i
     for (int p = 0; p < n; ++p)
       srcs[p] = p == r ? (const void *)(send + (off + sbeg(r)) * es)
                        : (const void *)(buf(c, p, s1) + sbeg(r) * es);
-    reduce(dt, op, recv + (off + sbeg(r)) * es, buf(c, r, s2) + sbeg(r) * es, srcs, n, slen(r), n);
+    if (nt) {  // reduce a piece into recv (L1), stream it to the slot
+      const size_t piece = (16 << 10) / es;
+      char *out = recv + (off + sbeg(r)) * es, *slot2 = buf(c, r, s2) + sbeg(r) * es;
+      for (size_t b = 0; b < slen(r); b += piece) {
+        size_t m = slen(r) - b < piece ? slen(r) - b : piece;
+        const void *sp[256];
+        for (int p = 0; p < n; ++p) sp[p] = (const char *)srcs[p] + b * es;
+        reduce(dt, op, out + b * es, nullptr, sp, n, m, n);
+        copy_nt(slot2 + b * es, out + b * es, m * es);
+      }
+      store_fence();
+    } else {
+      reduce(dt, op, recv + (off + sbeg(r)) * es, buf(c, r, s2) + sbeg(r) * es, srcs, n, slen(r), n);
+    }
     e = sync_step(c, s2, d, false, true);
     if (e) return e;
     for (int j = 0; j < n; ++j)
@@ -529,6 +624,21 @@ int all_reduce_rsag(Comm *c, const char *send, char *recv, size_t cnt, int dt, i
   if (cnt == 0) {
     uint64_t s = ++c->step;
     return sync_step(c, s, d, true);
+  }
+  if (timed) {
+    // a call right after a change of store kind is not counted: the slots' lines are where
+    // the other kind left them (streaming stores evict them, so the first cached call after a
+    // streaming one misses; measured 2x its usual time at 16 MiB)
+    double per = (now() - t0) / (double)bytes, &e = c->rsag_est[nt][cls];
+    // the kind in use: a moving average that one slow call (a preemption) moves little; a
+    // probe of the other kind: mostly the new time (its estimate may be long out of date)
+    if (c->rsag_last[cls] == 1 + (int)nt) {
+      if (e == 0) e = per;
+      else if (nt == (c->rsag_est[1][cls] < c->rsag_est[0][cls]))
+        e = 0.75 * e + 0.25 * (per < 1.5 * e ? per : 1.5 * e);
+      else e = 0.25 * e + 0.75 * per;
+    }
+    c->rsag_last[cls] = (uint8_t)(1 + nt);
   }
   return OK;
 }
@@ -942,6 +1052,7 @@ PyObject *py_open(PyObject *, PyObject *args) {
   c->adaptive = true;
   c->yield = 0;  // measured: sched_yield hands the core to busy neighbours; sleeping does not
   if (const char *yu = getenv("OPENHIP_CCL_YIELD_US")) c->yield = atof(yu) * 1e-6;
+  if (const char *nm = getenv("OPENHIP_CCL_RSAG_NT")) nt_mode = nm[0] == '0' ? 0 : nm[0] == '1' ? 1 : 2;
   if (const char *sp = getenv("OPENHIP_CCL_SPIN_US")) {
     c->spin = c->spin_max = atof(sp) * 1e-6;
     c->adaptive = false;
