@@ -454,26 +454,33 @@ void reduce(int dt, int op, void *o0, void *o1, const void *const *src, int nsrc
 // destination are not equally aligned (numpy's buffers start 16 bytes into a page, the shared
 // slots on a page): with it the 128-512 KiB all-reduces ran slower than the 1 MiB one (78-170
 // us); with 32-byte vectors and aligned stores, 21-55 us in a paired run.
+#if defined(__AVX2__)
+// The vector loop of both copies: aligned 32-byte stores, cached or streaming (non-temporal).
+template <bool Stream>
+inline void copy_vectors(char *d, const char *s, size_t n) {
+  size_t head = (32 - ((uintptr_t)d & 31)) & 31;
+  if (head > n) head = n;
+  memcpy(d, s, head);
+  d += head; s += head; n -= head;
+  for (size_t k = n / 128; k; --k, d += 128, s += 128) {
+    for (int j = 0; j < 128; j += 32) {
+      __m256i v = _mm256_loadu_si256((const __m256i *)(s + j));
+      if (Stream) {
+        _mm256_stream_si256((__m256i *)(d + j), v);
+      } else {
+        _mm256_store_si256((__m256i *)(d + j), v);
+      }
+    }
+  }
+  memcpy(d, s, n % 128);
+}
+#endif
+
 inline void copy(void *dst, const void *src, size_t n) {
   if (dst == src || !n) return;
 #if defined(__AVX2__)
   if (n >= (8 << 10) && n <= (2 << 20)) {  // larger: glibc's vector or streaming copies
-    char *d = (char *)dst;
-    const char *s = (const char *)src;
-    size_t head = (32 - ((uintptr_t)d & 31)) & 31;
-    memcpy(d, s, head);
-    d += head; s += head; n -= head;
-    for (size_t k = n / 128; k; --k, d += 128, s += 128) {
-      __m256i a = _mm256_loadu_si256((const __m256i *)s);
-      __m256i b = _mm256_loadu_si256((const __m256i *)(s + 32));
-      __m256i e = _mm256_loadu_si256((const __m256i *)(s + 64));
-      __m256i f = _mm256_loadu_si256((const __m256i *)(s + 96));
-      _mm256_store_si256((__m256i *)d, a);
-      _mm256_store_si256((__m256i *)(d + 32), b);
-      _mm256_store_si256((__m256i *)(d + 64), e);
-      _mm256_store_si256((__m256i *)(d + 96), f);
-    }
-    memcpy(d, s, n % 128);
+    copy_vectors<false>((char *)dst, (const char *)src, n);
     return;
   }
 #endif
@@ -484,23 +491,7 @@ inline void copy(void *dst, const void *src, size_t n) {
 // For data that a peer on another core reads next (see all_reduce_rsag). Caller fences.
 inline void copy_nt(void *dst, const void *src, size_t n) {
 #if defined(__AVX2__)
-  char *d = (char *)dst;
-  const char *s = (const char *)src;
-  size_t head = (32 - ((uintptr_t)d & 31)) & 31;
-  if (head > n) head = n;
-  memcpy(d, s, head);
-  d += head; s += head; n -= head;
-  for (size_t k = n / 128; k; --k, d += 128, s += 128) {
-    __m256i a = _mm256_loadu_si256((const __m256i *)s);
-    __m256i b = _mm256_loadu_si256((const __m256i *)(s + 32));
-    __m256i e = _mm256_loadu_si256((const __m256i *)(s + 64));
-    __m256i f = _mm256_loadu_si256((const __m256i *)(s + 96));
-    _mm256_stream_si256((__m256i *)d, a);
-    _mm256_stream_si256((__m256i *)(d + 32), b);
-    _mm256_stream_si256((__m256i *)(d + 64), e);
-    _mm256_stream_si256((__m256i *)(d + 96), f);
-  }
-  memcpy(d, s, n % 128);
+  copy_vectors<true>((char *)dst, (const char *)src, n);
 #else
   memcpy(dst, src, n);
 #endif
