@@ -4,23 +4,11 @@ is a launch error, never a hang)."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import numpy as np
 import pytest
+from kernel_files import load_kernel as load
 
 import openhip as hip
-
-KERNELS = Path(__file__).resolve().parent.parent / "kernels"
-
-
-def load(name: str, options=()) -> hip.Module:
-    """Compiles tests/kernels/<name>.hip with the name expressions its first line lists."""
-    src = (KERNELS / f"{name}.hip").read_text()
-    m = re.match(r"//\s*openhip:\s*name_expressions\s*=\s*(.*)", src.splitlines()[0])
-    exprs = [e.strip() for e in re.split(r",\s*(?![^<]*>)", m.group(1))] if m else []
-    return hip.Module(src, options=options, name_expressions=exprs, name=f"{name}.hip")
 
 
 def test_qualifiers(device):

@@ -5,17 +5,15 @@ functions within one ulp."""
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
+from kernel_files import load_kernel as load
 
 import openhip as hip
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
-KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 # numpy warns about the overflows and NaNs the references compute on purpose
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
@@ -24,13 +22,6 @@ TYPES = {
     "bf16": dict(dtype=ml_dtypes.bfloat16, prefix="bf16", file="bf16_arith", pair="bf162",
                  maxfin=0x7F7F),
 }
-
-
-def load(name: str) -> hip.Module:
-    src = (KERNELS / f"{name}.hip").read_text()
-    m = re.match(r"//\s*openhip:\s*name_expressions\s*=\s*(.*)", src.splitlines()[0])
-    exprs = [e.strip() for e in re.split(r",\s*(?![^<]*>)", m.group(1))] if m else []
-    return hip.Module(src, name_expressions=exprs, name=f"{name}.hip")
 
 
 @pytest.fixture(params=["fp16", "bf16"])

@@ -3,15 +3,13 @@ float8_e5m2 and the FNUZ variants, with and without saturation."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
+from kernel_files import KERNELS
 
 import openhip as hip
 
 ml_dtypes = pytest.importorskip("ml_dtypes")
-KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 

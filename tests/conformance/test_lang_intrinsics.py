@@ -4,14 +4,13 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
+from kernel_files import KERNELS
 
 import openhip as hip
 
-KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 M32, M64 = (1 << 32) - 1, (1 << 64) - 1
 
 

@@ -8,16 +8,15 @@ from __future__ import annotations
 import math
 import re
 from fractions import Fraction
-from pathlib import Path
 
 import numpy as np
 import pytest
+from kernel_files import KERNELS
 
 import openhip as hip
 
 special = pytest.importorskip("scipy.special")
 mpmath = pytest.importorskip("mpmath")
-KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 N = 512
 

@@ -3,14 +3,11 @@ process (and the device) usable (tests/kernels/device_trap.hip)."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
+from kernel_files import KERNELS
 
 import openhip as hip
-
-KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 
 
 @pytest.mark.parametrize("which", [1, 2, 3], ids=["trap", "abort", "assert"])

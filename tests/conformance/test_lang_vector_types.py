@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import numpy as np
 import pytest
+from kernel_files import KERNELS
 
 import openhip as hip
-
-KERNELS = Path(__file__).resolve().parent.parent / "kernels"
 
 
 @pytest.fixture(scope="module")
