@@ -455,6 +455,8 @@ class _Wrap:
 def parse(source: str):
     """``(tree, blanked)``: the tree-sitter tree of ``source`` parsed with attribute-like macros
     blanked out (byte offsets are those of ``source.encode()``), and the blanked bytes."""
+    if not isinstance(source, str):
+        raise TypeError(f"source must be str, not {type(source).__name__}")
     data = source.encode("utf-8")
     parser = _parser()
     tree = parser.parse(data)
@@ -508,6 +510,12 @@ def apply_edits(source: str, edits: list[tuple[int, int, str]]) -> str:
     if not edits:
         return source
     data = source.encode("utf-8")
+    spans = sorted((start, end) for start, end, _ in edits)
+    for (a0, a1), (b0, _) in zip(spans, spans[1:], strict=False):
+        if not (0 <= a0 <= a1 <= b0) or a1 > len(data):
+            raise ValueError(f"edits overlap or leave the source: {a0}-{a1} and {b0}")
+    if not (0 <= spans[-1][0] <= spans[-1][1] <= len(data)):
+        raise ValueError(f"edit {spans[-1][0]}-{spans[-1][1]} leaves the source")
     out: list[bytes] = []
     pos = 0
     for start, end, text in sorted(edits, key=lambda e: (e[0], e[1])):

@@ -96,3 +96,15 @@ def test_kernels_naming_64_bit_integer_types_are_wide():
     result = scan(src)
     assert {k: v.wide for k, v in result.kernels.items()} == {
         "a": True, "b": True, "c": True, "d": False}
+
+
+def test_parse_and_apply_edits_reject_bad_input():
+    from openhip.compiler.scan import apply_edits, parse
+
+    with pytest.raises(TypeError):
+        parse(b"__global__ void k() {}")
+    assert apply_edits("abcdef", [(1, 2, "X"), (4, 4, "Y")]) == "aXcdYef"
+    with pytest.raises(ValueError):
+        apply_edits("abcdef", [(1, 4, "X"), (2, 3, "Y")])
+    with pytest.raises(ValueError):
+        apply_edits("abc", [(2, 9, "X")])
