@@ -29,7 +29,7 @@ OPENHIP_CCL_CHECK          ``1``: check counts, dtypes and ops agree across rank
 OPENHIP_CCL_UID            the communicator id ``openhip launch`` hands its ranks
 OPENHIP_CCL_SHM_SLOT, OPENHIP_CCL_SHM_SMALL, OPENHIP_CCL_ALGO, OPENHIP_CCL_CMA,
 OPENHIP_CCL_CMA_MIN, OPENHIP_CCL_CMA_DATA_MIN, OPENHIP_CCL_CMA_CHUNK, OPENHIP_CCL_SPIN_US,
-OPENHIP_CCL_YIELD_US, OPENHIP_CCL_RSAG_NT
+OPENHIP_CCL_YIELD_US, OPENHIP_CCL_RSAG_NT, OPENHIP_CCL_ZERO_COPY, OPENHIP_CCL_ZC_MIN
                            tuning knobs of the shared-memory engine, documented in
                            ``openhip/ccl/settings.py`` (not needed normally)
 =========================  =================================================================

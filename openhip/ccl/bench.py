@@ -61,14 +61,28 @@ def _time(run: Callable[[], None], barrier: Callable[[], None], reduce_max: Call
     return statistics.median(per)
 
 
-def _openhip_case(comm: Any, coll: str, size: int) -> tuple[Callable[[], None], Callable[[], int]]:
-    """(the timed call, a correctness check returning the number of wrong elements)."""
+def _openhip_case(comm: Any, coll: str, size: int, shared: bool = False
+                  ) -> tuple[Callable[[], None], Callable[[], int]]:
+    """(the timed call, a correctness check returning the number of wrong elements).
+
+    ``shared``: the buffers come from ``ccl.empty`` (memory the peers map: no staging copy).
+    """
     n, r = comm.size, comm.rank
+    if shared:
+        from .shared import empty
+
+        def filled(count: int, value: float) -> np.ndarray:
+            a = empty(count, np.float32)
+            a[:] = value
+            return a
+    else:
+        def filled(count: int, value: float) -> np.ndarray:
+            return np.full(count, value, np.float32)
     count = max(1, size // 4)
     per = max(1, count // n)
     f32 = np.float32
     if coll == "all_reduce":
-        x = np.ones(count, f32)
+        x = filled(count, 1)
 
         def check() -> int:
             x[:] = r + 1
@@ -76,7 +90,7 @@ def _openhip_case(comm: Any, coll: str, size: int) -> tuple[Callable[[], None], 
             return int(np.count_nonzero(x != n * (n + 1) / 2))
         return (lambda: comm.all_reduce(x)), check
     if coll == "broadcast":
-        x = np.ones(count, f32)
+        x = filled(count, 1)
 
         def check() -> int:
             x[:] = r + 7
@@ -84,7 +98,7 @@ def _openhip_case(comm: Any, coll: str, size: int) -> tuple[Callable[[], None], 
             return int(np.count_nonzero(x != 7))
         return (lambda: comm.broadcast(x, 0)), check
     if coll == "reduce":
-        x, y = np.ones(count, f32), np.zeros(count, f32)
+        x, y = filled(count, 1), filled(count, 0)
 
         def check() -> int:
             x[:] = r + 1
@@ -92,7 +106,7 @@ def _openhip_case(comm: Any, coll: str, size: int) -> tuple[Callable[[], None], 
             return int(np.count_nonzero(y != n * (n + 1) / 2)) if r == 0 else 0
         return (lambda: comm.reduce(x, y, "sum", 0)), check
     if coll == "all_gather":
-        x, y = np.ones(per, f32), np.zeros(per * n, f32)
+        x, y = filled(per, 1), filled(per * n, 0)
 
         def check() -> int:
             x[:] = r
@@ -100,7 +114,7 @@ def _openhip_case(comm: Any, coll: str, size: int) -> tuple[Callable[[], None], 
             return int(np.count_nonzero(y != np.repeat(np.arange(n, dtype=f32), per)))
         return (lambda: comm.all_gather(x, y)), check
     if coll == "gather":
-        x, y = np.ones(per, f32), np.zeros(per * n, f32)
+        x, y = filled(per, 1), filled(per * n, 0)
 
         def check() -> int:
             x[:] = r
@@ -109,7 +123,7 @@ def _openhip_case(comm: Any, coll: str, size: int) -> tuple[Callable[[], None], 
             return int(np.count_nonzero(y != want)) if r == 0 else 0
         return (lambda: comm.gather(x, y, 0)), check
     if coll == "reduce_scatter":
-        x, y = np.ones(per * n, f32), np.zeros(per, f32)
+        x, y = filled(per * n, 1), filled(per, 0)
 
         def check() -> int:
             x[:] = np.repeat(np.arange(n, dtype=f32), per) + r
@@ -117,7 +131,7 @@ def _openhip_case(comm: Any, coll: str, size: int) -> tuple[Callable[[], None], 
             return int(np.count_nonzero(y != n * r + n * (n - 1) / 2))
         return (lambda: comm.reduce_scatter(x, y)), check
     if coll == "all_to_all":
-        x, y = np.ones(per * n, f32), np.zeros(per * n, f32)
+        x, y = filled(per * n, 1), filled(per * n, 0)
 
         def check() -> int:
             x[:] = np.repeat(np.arange(n, dtype=f32), per) + 100 * r
@@ -126,7 +140,7 @@ def _openhip_case(comm: Any, coll: str, size: int) -> tuple[Callable[[], None], 
             return int(np.count_nonzero(y != want))
         return (lambda: comm.all_to_all(x, y)), check
     if coll == "scatter":
-        x, y = np.ones(per * n, f32), np.zeros(per, f32)
+        x, y = filled(per * n, 1), filled(per, 0)
 
         def check() -> int:
             x[:] = np.repeat(np.arange(n, dtype=f32), per)
@@ -136,7 +150,7 @@ def _openhip_case(comm: Any, coll: str, size: int) -> tuple[Callable[[], None], 
     if coll == "sendrecv":
         from .grouping import group
 
-        x, y = np.ones(count, f32), np.zeros(count, f32)
+        x, y = filled(count, 1), filled(count, 0)
 
         def ring() -> None:
             with group():
@@ -226,6 +240,10 @@ def run(cfg: dict, out: str) -> None:
         for size in sizes(cfg["minbytes"], cfg["maxbytes"], cfg["factor"]):
             run_one, check = _openhip_case(comm, coll, size)
             impls = {"openhip": run_one}
+            checks = {"openhip": check}
+            if cfg.get("shared"):
+                impls["openhip-shared"], checks["openhip-shared"] = _openhip_case(
+                    comm, coll, size, shared=True)
             bufs = {}
             if coll == "all_reduce":
                 for name, call in peers.calls.items():
@@ -238,14 +256,14 @@ def run(cfg: dict, out: str) -> None:
                 for name, fn in order[k:] + order[:k]:
                     times[name].append(_time(fn, comm.barrier, reduce_max, cfg["target"], 1))
             for name in impls:
-                wrong = check() if name == "openhip" else peers.check(name, bufs[name], r, n)
+                wrong = checks[name]() if name in checks else peers.check(name, bufs[name], r, n)
                 w = np.array([wrong], np.int64)
                 comm.all_reduce(w)
                 rows.append({"impl": name, "coll": coll, "size": size,
                              "time": statistics.median(times[name]), "wrong": int(w[0]),
-                             "n": n, "transport": comm.transport if name == "openhip"
+                             "n": n, "transport": comm.transport if name in checks
                              else peers.info[name]})
-            del run_one, check, impls, bufs
+            del run_one, check, impls, checks, bufs
     if r == 0:
         _write(out, {"rows": rows, "skipped": peers.skipped})
     comm.destroy()

@@ -15,7 +15,10 @@ OPENHIP_CCL_YIELD_US (microseconds of sched_yield polling between spinning and s
 default 0: on a busy machine a yield hands the core to other processes for a whole slice),
 OPENHIP_CCL_RSAG_NT (0|1|auto: how rsag fills the shared slots from 512 KiB up — cached
 stores, streaming stores, or by default whichever each rank measures faster per size class;
-streaming stores halve the time when handing dirty cache lines between the cores is slow).
+streaming stores halve the time when handing dirty cache lines between the cores is slow),
+OPENHIP_CCL_ZERO_COPY (0: never map the peers' shared arrays, see openhip.ccl.empty),
+OPENHIP_CCL_ZC_MIN (message bytes from which a collective looks for shared arrays on every
+rank, default 1 MiB: the check costs one barrier).
 """
 
 from __future__ import annotations
@@ -91,3 +94,8 @@ def cma_min() -> int:
 def cma_data_min() -> int:
     """Buffer bytes from which the other collectives read each other's memory directly."""
     return _int("OPENHIP_CCL_CMA_DATA_MIN", 16 << 20)
+
+
+def zero_copy() -> bool:
+    """May collectives over ccl.empty() arrays map the peers' arrays (OPENHIP_CCL_ZERO_COPY)?"""
+    return _get("OPENHIP_CCL_ZERO_COPY").lower() not in ("0", "false", "no")

@@ -75,6 +75,10 @@ def run(argv: list[str]) -> int:
     ap.add_argument("--target", type=float, default=0.05, help="seconds per timed repeat")
     ap.add_argument("--rounds", type=int, default=1,
                     help="run the whole job this many times (median over rounds)")
+    ap.add_argument("--shared", action="store_true",
+                    help="also time openhip with buffers from ccl.empty (shared memory the "
+                         "peers map: no staging copy), as nccl-tests' -R does for registered "
+                         "buffers")
     ap.add_argument("--json", help="also write every row to this file")
     ap.add_argument("--markdown", help="also write the tables as markdown to this file")
     ns = ap.parse_args(argv)
@@ -86,6 +90,7 @@ def run(argv: list[str]) -> int:
            "factor": ns.factor, "repeats": ns.repeats, "target": ns.target}
     peers = [p for p in ns.compare.split(",") if p and p != "none"]
     cfg["peers"] = peers
+    cfg["shared"] = ns.shared
     cfg["collectives"] = colls
     rows: dict[tuple[str, str, int], list[dict]] = {}
     skipped: dict[str, str] = {}
@@ -139,7 +144,7 @@ def _print(rows: list[dict], colls: list[str], peers: list[str], skipped: dict[s
             print(f"# {impl}: {info}, same processes, alternating with openhip per repeat")
     for coll in colls:
         sizes = sorted({r["size"] for r in rows if r["coll"] == coll})
-        impls = ["openhip"] + ([p for p in peers if p not in skipped] if coll == "all_reduce"
+        impls = _ours(rows) + ([p for p in peers if p not in skipped] if coll == "all_reduce"
                                else [])
         print(f"\n## {coll}")
         head = f"{'size':>8} "
@@ -159,35 +164,43 @@ def _print(rows: list[dict], colls: list[str], peers: list[str], skipped: dict[s
     sys.stdout.flush()
 
 
+def _ours(rows: list[dict]) -> list[str]:
+    """openhip's implementations present in ``rows`` (plain numpy buffers, shared arrays)."""
+    return [i for i in ("openhip", "openhip-shared") if any(r["impl"] == i for r in rows)]
+
+
 def markdown(rows: list[dict], colls: list[str], peers: list[str], skipped: dict[str, str],
              n: int) -> str:
     """The all-reduce comparison and the busbw of every collective as markdown tables."""
     index = {(r["impl"], r["coll"], r["size"]): r for r in rows}
-    impls = ["openhip"] + [p for p in peers if p not in skipped]
+    ours = _ours(rows)
+    impls = ours + [p for p in peers if p not in skipped]
     out = [f"All-reduce, {n} ranks, float32 sum, in place (median time per call; busbw GB/s)\n"]
     head = "| size | " + " | ".join(f"{i} µs | {i} busbw" for i in impls)
     if "mpich" in impls:
-        head += " | openhip / MPICH busbw"
-    out += [head + " |", "|" + "---|" * (1 + 2 * len(impls) + ("mpich" in impls)) ]
+        head += "".join(f" | {i} / MPICH busbw" for i in ours)
+    ncols = 1 + 2 * len(impls) + (len(ours) if "mpich" in impls else 0)
+    out += [head + " |", "|" + "---|" * ncols]
     for size in sorted({r["size"] for r in rows if r["coll"] == "all_reduce"}):
         cells = [human(size)]
         for impl in impls:
             r = index.get((impl, "all_reduce", size))
             cells += [f"{r['time'] * 1e6:.1f}", f"{r['busbw']:.2f}"] if r else ["-", "-"]
         if "mpich" in impls:
-            a, b = index.get(("openhip", "all_reduce", size)), index.get(("mpich", "all_reduce",
-                                                                           size))
-            cells.append(f"{a['busbw'] / b['busbw']:.2f}x" if a and b else "-")
+            b = index.get(("mpich", "all_reduce", size))
+            for impl in ours:
+                a = index.get((impl, "all_reduce", size))
+                cells.append(f"{a['busbw'] / b['busbw']:.2f}x" if a and b else "-")
         out.append("| " + " | ".join(cells) + " |")
     others = [c for c in colls if c != "all_reduce"]
-    if others:
-        out += ["", f"openhip busbw (GB/s) of every collective, {n} ranks; #wrong = 0 "
+    for impl in ours if others else []:
+        out += ["", f"{impl} busbw (GB/s) of every collective, {n} ranks; #wrong = 0 "
                 "everywhere unless marked\n", "| size | " + " | ".join(others) + " |",
                 "|" + "---|" * (1 + len(others))]
         for size in sorted({r["size"] for r in rows if r["coll"] in others}):
             cells = [human(size)]
             for c in others:
-                r = index.get(("openhip", c, size))
+                r = index.get((impl, c, size))
                 cells.append("-" if r is None else f"{r['busbw']:.2f}" +
                              (f" ({r['wrong']} wrong)" if r["wrong"] else ""))
             out.append("| " + " | ".join(cells) + " |")

@@ -112,6 +112,19 @@ def same(got: np.ndarray, want: np.ndarray, op: str) -> str | None:
     return f"mismatch at {bad.tolist()}: got {got[bad].tolist()} want {want[bad].tolist()}"
 
 
+#: where run_case allocates its buffers: plain numpy arrays, or shared arrays (ccl.empty)
+SHARED = False
+
+
+def own(x: np.ndarray) -> np.ndarray:
+    """A copy of ``x`` in the buffers run_case uses (plain or shared)."""
+    return ccl.shared_copy(x) if SHARED else x.copy()
+
+
+def zeros(count: int, dt) -> np.ndarray:
+    return ccl.zeros(count, dt) if SHARED else np.zeros(count, dt)
+
+
 def run_case(comm: ccl.Communicator, case: tuple, seed: int, count: int) -> str | None:
     coll, dtn, op, inplace = case
     dt = dtype_of(dtn)
@@ -119,14 +132,14 @@ def run_case(comm: ccl.Communicator, case: tuple, seed: int, count: int) -> str 
     reduce_op = ccl.premul_sum(scalar(r, dt)) if op == "premul_sum" else op
     per = count * n if coll in ("reduce_scatter", "all_to_all") else count
     every = [data(seed, q, per, dt, op) for q in range(n)]
-    x = every[r].copy()
+    x = own(every[r])
     root = (seed % n)
     if coll == "all_reduce":
         want = reference(every, op, dt, n)
         if inplace:
             comm.all_reduce(x, op=reduce_op)
             return same(x, want, op)
-        out = np.zeros_like(x)
+        out = zeros(x.size, x.dtype)
         comm.all_reduce(x, out, op=reduce_op)
         return same(out, want, op) or same(x, every[r], "sum")
     if coll == "reduce":
@@ -134,7 +147,7 @@ def run_case(comm: ccl.Communicator, case: tuple, seed: int, count: int) -> str 
         if inplace:
             comm.reduce(x, None, op=reduce_op, root=root)
             return same(x, want, op) if r == root else None
-        out = np.zeros_like(x) if r == root else None
+        out = zeros(x.size, x.dtype) if r == root else None
         comm.reduce(x, out, op=reduce_op, root=root)
         return same(out, want, op) if r == root else None
     if coll == "reduce_scatter":
@@ -142,7 +155,7 @@ def run_case(comm: ccl.Communicator, case: tuple, seed: int, count: int) -> str 
         if inplace:
             comm.reduce_scatter(x, x[r * count:(r + 1) * count], op=reduce_op)
             return same(x[r * count:(r + 1) * count], want, op)
-        out = np.zeros(count, dt)
+        out = zeros(count, dt)
         comm.reduce_scatter(x, out, op=reduce_op)
         return same(out, want, op)
     if coll == "broadcast":
@@ -151,15 +164,15 @@ def run_case(comm: ccl.Communicator, case: tuple, seed: int, count: int) -> str 
     if coll == "all_gather":
         want = np.concatenate(every)
         if inplace:
-            out = np.zeros(count * n, dt)
+            out = zeros(count * n, dt)
             out[r * count:(r + 1) * count] = x
             comm.all_gather(out[r * count:(r + 1) * count], out)
         else:
-            out = np.zeros(count * n, dt)
+            out = zeros(count * n, dt)
             comm.all_gather(x, out)
         return same(out, want, "sum")
     if coll == "gather":
-        out = np.zeros(count * n, dt) if r == root else None
+        out = zeros(count * n, dt) if r == root else None
         comm.gather(x, out, root)
         return same(out, np.concatenate(every), "sum") if r == root else None
     if coll == "all_to_all":
@@ -167,13 +180,13 @@ def run_case(comm: ccl.Communicator, case: tuple, seed: int, count: int) -> str 
         if inplace:
             comm.all_to_all(x, x)
             return same(x, want, "sum")
-        out = np.zeros(count * n, dt)
+        out = zeros(count * n, dt)
         comm.all_to_all(x, out)
         return same(out, want, "sum")
     if coll == "scatter":
         big = data(seed, root, count * n, dt, op)
-        out = np.zeros(count, dt)
-        comm.scatter(big if r == root else None, out, root)
+        out = zeros(count, dt)
+        comm.scatter(own(big) if r == root else None, out, root)
         return same(out, big[r * count:(r + 1) * count], "sum")
     return f"unknown collective {coll}"
 
@@ -239,6 +252,100 @@ def bands(comm: ccl.Communicator, args: list[str]) -> dict:
         err = f"{type(exc).__name__}: {exc}"
     res["float32-unaligned"] = err or "ok"
     return res
+
+
+def shared(comm: ccl.Communicator, args: list[str]) -> dict:
+    """The collective matrix over ccl.empty arrays. args: COUNT WHO [subset]; WHO: ``all``
+    (every rank: the collectives run zero-copy), ``first`` (only rank 0: the others hold
+    plain arrays, so every collective takes the staged path on every rank alike)."""
+    global SHARED
+    count, who = int(args[0]), args[1]
+    subset = len(args) > 2 and args[2] == "subset"
+    SHARED = who == "all" or comm.rank == 0
+    results = {}
+    zero_copy = []
+    for i, case in enumerate(cases(subset)):
+        before = comm._t.zero_copy_stats()[0]
+        try:
+            err = run_case(comm, case, i, count)
+        except Exception as exc:  # noqa: BLE001 - reported per case
+            err = f"{type(exc).__name__}: {exc}"
+        results[case_id(case)] = err or "ok"
+        if comm._t.zero_copy_stats()[0] > before:
+            zero_copy.append(case_id(case))
+    results["zero-copy-cases"] = zero_copy
+    return results
+
+
+def shared_bands(comm: ccl.Communicator, args: list[str]) -> dict:
+    """all_reduce and reduce over shared arrays at sizes from the zero-copy threshold up (odd
+    counts, in and out of place): numpy's answer, the same bits on every rank.
+    ``args[0] == "one-cpu"``: the ranks share one CPU (shares get claimed by the other rank)."""
+    if args and args[0] == "one-cpu":
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+    n, r = comm.size, comm.rank
+    res = {}
+    sizes = (("float32", 1 << 18), ("float32", (1 << 20) + 7), ("float64", (1 << 20) + 5),
+             ("bfloat16", (4 << 20) + 1), ("int32", (8 << 20) - 1), ("float32", 9 << 20))
+    for i, (dtn, count) in enumerate(sizes):
+        dt = dtype_of(dtn)
+        op = "max" if dt.kind in "iu" else "sum"
+        every = [data(i, q, count, dt, op) for q in range(n)]
+        want = reference(every, op, dt, n)
+        for mode in ("in", "out", "reduce"):
+            key = f"{dtn}-{count}-{mode}"
+            try:
+                x = ccl.shared_copy(every[r])
+                out = x if mode == "in" else ccl.zeros(count, dt)
+                if mode == "reduce":
+                    comm.reduce(x, out, op=op, root=i % n)
+                    if r != i % n:
+                        res[key] = "ok" if np.array_equal(x, every[r]) else "send changed"
+                        continue
+                else:
+                    comm.all_reduce(x, None if mode == "in" else out, op=op)
+                err = same(out, want, op)
+                if err is None and mode != "reduce":  # every rank holds the same bits
+                    digest = np.array([zlib.crc32(out.tobytes())], np.int64)
+                    lo, hi = digest.copy(), digest.copy()
+                    comm.all_reduce(lo, op="min")
+                    comm.all_reduce(hi, op="max")
+                    err = None if lo[0] == hi[0] else "ranks differ"
+            except Exception as exc:  # noqa: BLE001 - reported per case
+                err = f"{type(exc).__name__}: {exc}"
+            res[key] = err or "ok"
+    res["zero-copy-calls"] = comm._t.zero_copy_stats()[0]
+    return res
+
+
+def shared_churn(comm: ccl.Communicator, args: list[str]) -> dict:
+    """Shared arrays allocated and freed in a loop (rank 0 every time, the others every third
+    time): results stay right, the peers drop what they mapped of freed arrays, and no file
+    descriptor leaks."""
+    n, r = comm.size, comm.rank
+    fds = len(os.listdir("/proc/self/fd"))
+    keep = ccl.zeros(1 << 18, np.float32)
+    bad = []
+    most = 0
+    for i in range(150):
+        if r == 0 or i % 3 == 0 or i < 3:
+            x = ccl.zeros(1 << 18, np.float32)  # 1 MiB: at the zero-copy threshold
+        x[:] = i + r
+        comm.all_reduce(x)
+        if not np.all(x == n * i + n * (n - 1) / 2):
+            bad.append(i)
+        keep[:] = 1
+        comm.all_reduce(keep)
+        if not np.all(keep == n):
+            bad.append(-i)
+        most = max(most, comm._t.zero_copy_stats()[1])
+    del x, keep
+    grown = len(os.listdir("/proc/self/fd")) - fds
+    zc_calls, _ = comm._t.zero_copy_stats()
+    return {"values": "ok" if not bad else f"wrong at {bad[:5]}",
+            "mapped": "ok" if most <= 2 * (n - 1) + 2 else f"{most} arrays mapped",
+            "fds": "ok" if grown <= 0 else f"{grown} more descriptors",
+            "zero-copy": "ok" if zc_calls == 300 else f"{zc_calls} zero-copy calls"}
 
 
 def ring(comm: ccl.Communicator, args: list[str]) -> dict:
@@ -326,13 +433,14 @@ def abort_thread(comm: ccl.Communicator, args: list[str]) -> dict:
 def kill(comm: ccl.Communicator, args: list[str]) -> dict:
     """The last rank kill -9s itself; the others must raise CclError naming it, quickly."""
     victim = comm.size - 1
+    x = ccl.zeros(1 << 20) if args and args[0] == "shared" else np.ones(1000)
     comm.barrier()
     if comm.rank == victim:
         os.kill(os.getpid(), 9)
     t = time.monotonic()
     try:
         for _ in range(100):
-            comm.all_reduce(np.ones(1000))
+            comm.all_reduce(x)
             time.sleep(0.01)
         return {"kill": "no error"}
     except CclError as exc:
@@ -433,7 +541,7 @@ def exit_code(comm: ccl.Communicator, args: list[str]) -> dict:
 
 SCENARIOS = {f.__name__: f for f in (matrix, bands, ring, split, asyncops, abort_thread, kill, hang,
                                        mismatch, dtype_mismatch, badargs, devicearray, info,
-                                       exit_code)}
+                                       exit_code, shared, shared_bands, shared_churn)}
 
 
 def main() -> None:

@@ -14,6 +14,7 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <cmath>
@@ -32,7 +33,9 @@
 #include <sys/syscall.h>
 #include <linux/futex.h>
 #include <climits>
+#include <mutex>
 #include <unistd.h>
+#include <vector>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -57,9 +60,19 @@ struct alignas(64) RankSlot {
   std::atomic<int32_t> waiters;  // peers sleeping on this rank's seq (futex)
   uint32_t arrive_us[2];       // when this rank arrived at the step of this parity (µs, wraps)
   std::atomic<int32_t> cpu;    // the CPU this rank last arrived on (-1: unknown)
-  char pad[60];
+  int32_t zc_ok;               // 1: this rank can map every peer's shared arrays (/proc/<pid>/fd)
+  uint64_t frees;              // shared arrays this process has freed so far
+  struct Region {              // the shared array (ccl.empty) holding addr[i]; size 0: none
+    uint64_t base, size, ino;
+    int32_t fd, pad;
+  } zb[2];
+  char pad[32];
+  // next chunk of this rank's share in the running zero-copy all-reduce (own cache line: the
+  // owner claims from it on every chunk, the others only when they help at the end)
+  alignas(64) std::atomic<uint64_t> zc_claim;
+  char pad2[56];
 };
-static_assert(sizeof(RankSlot) == 128, "RankSlot");
+static_assert(sizeof(RankSlot) == 256, "RankSlot");
 
 struct alignas(64) Header {
   uint64_t magic;
@@ -116,6 +129,16 @@ struct Comm {
   uint64_t rsag_n[64];
   uint64_t rsag_since[64];     // calls since the class last tried the other kind of store
   uint8_t rsag_last[64];       // 1 + the kind of store of the class's previous call (0: none)
+  // zero-copy collectives over shared arrays (ccl.empty; see zc_begin)
+  bool zc;                     // every rank can map every other rank's shared arrays
+  bool zc_active;              // inside a collective whose buffers all ranks have mapped
+  uint64_t zc_min;             // message bytes from which collectives look for shared arrays
+  struct PeerMap { int peer; int32_t pid; uint64_t ino, size; char *local; uint64_t used; };
+  std::vector<PeerMap> maps;   // peers' shared arrays mapped here
+  std::vector<uint64_t> zc_seen;  // per peer: its `frees` when its mappings were last checked
+  std::vector<uint64_t> zc_base;  // per share: its claim counter when the current call began
+  uint64_t zc_calls;
+  bool pre_published;          // zc_begin already published the buffers and synchronised
 };
 
 inline double now() {
@@ -635,7 +658,14 @@ int all_reduce_rsag(Comm *c, const char *send, char *recv, size_t cnt, int dt, i
 }
 
 // Read `len` bytes at `raddr` of rank p's process into `dst` (cross memory attach).
+char *peer_addr(Comm *c, int p, uint64_t raddr, size_t len);
 int cma_read(Comm *c, int p, uint64_t raddr, char *dst, size_t len) {
+  if (c->zc_active) {  // a zero-copy collective: the peer's buffer is mapped here
+    const char *a = peer_addr(c, p, raddr, len);
+    if (!a) return fail(c, E_OS, p, true);
+    copy(dst, a, len);
+    return OK;
+  }
   while (len) {
     iovec l{dst, len}, r{(void *)raddr, len};
     ssize_t k = process_vm_readv(c->slots[p].pid, &l, 1, &r, 1, 0);
@@ -662,6 +692,202 @@ int cma_write(Comm *c, int p, uint64_t raddr, const char *src, size_t len) {
   return OK;
 }
 
+// ---------------------------------------------------------------- shared arrays (zero copy)
+// ccl.empty() allocates arrays in memfd files and registers them here (address range and fd).
+// A collective whose buffers are such arrays on every rank needs no staging copy at all: the
+// peers map each other's files (open /proc/<pid>/fd/<fd>, the way CUDA IPC maps a peer's
+// allocation) and read and write each other's arrays directly.
+struct SharedArray { uint64_t base, size, ino; int fd; };
+std::mutex registry_mu;
+std::vector<SharedArray> registry;
+std::atomic<uint64_t> registry_frees{0};
+
+// The registered array holding [addr, addr + len), or size 0.
+RankSlot::Region find_shared(const char *ptr, size_t len) {
+  RankSlot::Region out{};
+  uint64_t addr = (uint64_t)ptr;
+  if (!ptr) return out;
+  std::lock_guard<std::mutex> g(registry_mu);
+  for (const SharedArray &a : registry)
+    if (addr >= a.base && addr + len <= a.base + a.size && addr + len >= addr) {
+      out.base = a.base; out.size = a.size; out.ino = a.ino; out.fd = a.fd;
+      break;
+    }
+  return out;
+}
+
+void unmap_peer(Comm *c, int peer) {
+  size_t k = 0;
+  for (size_t i = 0; i < c->maps.size(); ++i) {
+    if (c->maps[i].peer == peer) munmap(c->maps[i].local, c->maps[i].size);
+    else c->maps[k++] = c->maps[i];
+  }
+  c->maps.resize(k);
+}
+
+// Local address of rank p's shared array `g` (mapped on first use, then cached; nullptr when
+// it cannot be mapped). A cached mapping keeps the peer's file alive, so (pid, inode) stays
+// unique while cached; a peer's mappings are dropped when it has freed arrays since.
+constexpr size_t MAX_MAPS_PER_PEER = 32;
+char *map_shared(Comm *c, int p, const RankSlot::Region &g) {
+  int32_t pid = c->slots[p].pid;
+  for (Comm::PeerMap &m : c->maps)
+    if (m.peer == p && m.pid == pid && m.ino == g.ino && m.size == g.size) {
+      m.used = c->zc_calls;
+      return m.local;
+    }
+  char path[64];
+  snprintf(path, sizeof path, "/proc/%d/fd/%d", (int)pid, (int)g.fd);
+  int fd = open(path, O_RDWR | O_CLOEXEC);
+  if (fd < 0) return nullptr;
+  struct stat st;
+  void *m = MAP_FAILED;
+  if (fstat(fd, &st) == 0 && (uint64_t)st.st_ino == g.ino && (uint64_t)st.st_size >= g.size)
+    m = mmap(nullptr, g.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (m == MAP_FAILED) return nullptr;
+  size_t count = 0, oldest = SIZE_MAX;
+  for (size_t i = 0; i < c->maps.size(); ++i)
+    if (c->maps[i].peer == p) {
+      ++count;
+      if (oldest == SIZE_MAX || c->maps[i].used < c->maps[oldest].used) oldest = i;
+    }
+  if (count >= MAX_MAPS_PER_PEER && oldest != SIZE_MAX && c->maps[oldest].used != c->zc_calls) {
+    munmap(c->maps[oldest].local, c->maps[oldest].size);
+    c->maps.erase(c->maps.begin() + (long)oldest);
+  }
+  c->maps.push_back({p, pid, g.ino, g.size, (char *)m, c->zc_calls});
+  return (char *)m;
+}
+
+// Local address of [raddr, raddr + len) of rank p's memory, when it lies in one of the shared
+// arrays p published for this collective (nullptr otherwise or when it cannot be mapped).
+char *peer_addr(Comm *c, int p, uint64_t raddr, size_t len) {
+  if (p == c->rank) return (char *)raddr;
+  const RankSlot &s = c->slots[p];
+  for (int i = 0; i < 2; ++i) {
+    const RankSlot::Region &g = s.zb[i];
+    if (g.size && raddr >= g.base && raddr + len <= g.base + g.size) {
+      char *m = map_shared(c, p, g);
+      return m ? m + (raddr - g.base) : nullptr;
+    }
+  }
+  return nullptr;
+}
+
+// Which buffers the peers touch in a collective, by kind (see py_coll): every rank's send
+// (reads), every rank's recv (all-reduce writes the result into all), only the root's.
+enum { ZC_NONE = 0, ZC_ALL = 1, ZC_ROOT = 2 };
+struct ZcNeed { int send, recv; size_t send_bytes, recv_bytes; };
+ZcNeed zc_need(int base, size_t count, size_t es, int n) {
+  size_t b = count * es, nb = b * (size_t)n;
+  switch (base) {
+    case 0: case 1: case 2: case 11: return {ZC_ALL, ZC_ALL, b, b};  // all-reduce
+    case 3: return {ZC_ALL, ZC_ROOT, b, b};                            // reduce
+    case 4: return {ZC_ROOT, ZC_NONE, b, 0};                           // broadcast (data)
+    case 5: case 6: return {ZC_ALL, ZC_NONE, b, 0};                    // all_gather, gather
+    case 7: return {ZC_ALL, ZC_NONE, nb, 0};                           // reduce_scatter
+    case 8: return {ZC_ALL, ZC_NONE, nb, 0};                           // all_to_all
+    case 9: return {ZC_ROOT, ZC_NONE, nb, 0};                          // scatter
+    default: return {ZC_NONE, ZC_NONE, 0, 0};
+  }
+}
+
+// The first barrier of a collective that may run zero-copy: publish this rank's buffers and
+// the shared arrays holding them (the cross-memory-attach algorithms read the addresses too,
+// so they skip their own first barrier after this one). *all: every buffer the peers touch is
+// a shared array, on every rank (every rank computes the same answer from the same data).
+int zc_begin(Comm *c, int base, const char *send, char *recv, size_t count, size_t es, int root,
+             uint64_t d, bool *all) {
+  RankSlot *me = &c->slots[c->rank];
+  ZcNeed need = zc_need(base, count, es, c->n);
+  me->addr[0] = (uint64_t)send;
+  me->addr[1] = (uint64_t)recv;
+  me->zb[0] = need.send ? find_shared(send, need.send_bytes) : RankSlot::Region{};
+  me->zb[1] = need.recv ? find_shared(recv, need.recv_bytes) : RankSlot::Region{};
+  me->frees = registry_frees.load(std::memory_order_relaxed);
+  uint64_t s = ++c->step;
+  int e = sync_step(c, s, d, true);
+  if (e) return e;
+  bool ok = true;
+  for (int p = 0; p < c->n && ok; ++p) {
+    const RankSlot &q = c->slots[p];
+    if (need.send == ZC_ALL || (need.send == ZC_ROOT && p == root)) ok = q.zb[0].size != 0;
+    if (ok && (need.recv == ZC_ALL || (need.recv == ZC_ROOT && p == root))) ok = q.zb[1].size != 0;
+  }
+  *all = ok;
+  if (!ok) return OK;
+  ++c->zc_calls;
+  for (int p = 0; p < c->n; ++p)
+    if (p != c->rank && c->slots[p].frees != c->zc_seen[p]) {
+      unmap_peer(c, p);  // it freed arrays: drop what we mapped (it may hold freed memory)
+      c->zc_seen[p] = c->slots[p].frees;
+    }
+  return OK;
+}
+
+// All-reduce (root < 0) or reduce (to root) over shared arrays, after zc_begin. Each rank
+// owns a share (slice r of the buffer): it reduces that slice of every rank's send array, in
+// rank order (every rank gets identical bits), straight into every rank's recv array. The
+// share is cut into chunks claimed from the owner's counter, so a rank that finishes early
+// helps with the shares of ranks the OS has not run; normally each rank handles the same
+// slice on every call, which then stays in its cache. In-place arrays are safe: only the
+// claiming rank touches a chunk, and reduce() reads each block before writing it.
+constexpr size_t ZC_CHUNK = 64 << 10;
+int all_reduce_zc(Comm *c, const char *send, char *recv, size_t cnt, int dt, int op, int root,
+                  uint64_t d) {
+  size_t es = dsize(dt), bytes = cnt * es;
+  int n = c->n, r = c->rank;
+  const char *sp[256];
+  char *rp[256];
+  for (int p = 0; p < n; ++p) {
+    sp[p] = p == r ? send : peer_addr(c, p, c->slots[p].addr[0], bytes);
+    rp[p] = nullptr;
+    if (root < 0 || p == root) rp[p] = p == r ? recv : peer_addr(c, p, c->slots[p].addr[1], bytes);
+    if (!sp[p] || ((root < 0 || p == root) && !rp[p])) return fail(c, E_OS, p, true);
+  }
+  size_t chunk = ZC_CHUNK / es;
+  const void *srcs[256];
+  for (int k = 0; k < n; ++k) {
+    int q = (r + k) % n;
+    size_t beg = cnt / n * q + (cnt % n < (size_t)q ? cnt % n : q);
+    size_t end = beg + cnt / n + ((size_t)q < cnt % n ? 1 : 0);
+    uint64_t nch = (end - beg + chunk - 1) / chunk;
+    std::atomic<uint64_t> &claim = c->slots[q].zc_claim;
+    for (;;) {
+      uint64_t idx = claim.fetch_add(1, std::memory_order_relaxed) - c->zc_base[q];
+      if (idx >= nch) break;  // every rank overshoots every share exactly once (see below)
+      size_t off = beg + idx * chunk, m = end - off < chunk ? end - off : chunk;
+      for (int p = 0; p < n; ++p) srcs[p] = sp[p] + off * es;
+      if (root >= 0) {
+        reduce(dt, op, rp[root] + off * es, nullptr, srcs, n, m, n);
+      } else {
+        int o1 = (q + 1) % n;
+        reduce(dt, op, rp[q] + off * es, n > 1 ? rp[o1] + off * es : nullptr, srcs, n, m, n);
+        for (int j = 2; j < n; ++j) copy(rp[(q + j) % n] + off * es, rp[q] + off * es, m * es);
+      }
+      if (c->local_abort.load(std::memory_order_relaxed) ||
+          c->h->abort_word.load(std::memory_order_relaxed))
+        break;  // the barrier below reports it
+    }
+    c->zc_base[q] += nch + (uint64_t)n;
+  }
+  uint64_t s = ++c->step;
+  return sync_step(c, s, d, false);
+}
+
+// Where the data-moving algorithms read a peer's buffer: straight from its shared array inside
+// a zero-copy collective, else into `tmp` with process_vm_readv.
+const char *peer_src(Comm *c, int p, uint64_t raddr, char *tmp, size_t len, int *e) {
+  if (c->zc_active) {
+    const char *a = peer_addr(c, p, raddr, len);
+    if (!a) *e = fail(c, E_OS, p, true);
+    return a;
+  }
+  *e = cma_read(c, p, raddr, tmp, len);
+  return tmp;
+}
+
 // Large all-reduce without staging copies. The buffer is cut into cache-sized chunks that
 // the ranks claim from a shared counter (so a rank that the OS does not run for a while
 // leaves its share to the others). For a chunk it claimed, a rank reads that chunk of every
@@ -675,11 +901,15 @@ int all_reduce_cma(Comm *c, const char *send, char *recv, size_t cnt, int dt, in
   size_t es = dsize(dt);
   int n = c->n, r = c->rank;
   RankSlot *me = &c->slots[r];
-  me->addr[0] = (uint64_t)send;
-  me->addr[1] = (uint64_t)recv;
-  uint64_t s = ++c->step;
-  int e = sync_step(c, s, d, true);
-  if (e) return e;
+  uint64_t s;
+  int e;
+  if (!c->pre_published) {  // else zc_begin did this
+    me->addr[0] = (uint64_t)send;
+    me->addr[1] = (uint64_t)recv;
+    s = ++c->step;
+    e = sync_step(c, s, d, true);
+    if (e) return e;
+  }
   size_t chunk = c->tmp_chunk / es;
   uint64_t nchunks = (cnt + chunk - 1) / chunk;
   const void *srcs[256];
@@ -724,6 +954,7 @@ int all_reduce_cma(Comm *c, const char *send, char *recv, size_t cnt, int dt, in
 // barrier, every rank pulls what it needs (process_vm_readv), one barrier so nobody's buffer
 // changes while it is being read.
 int cma_begin(Comm *c, const char *send, char *recv, uint64_t d) {
+  if (c->pre_published) return OK;  // zc_begin did this
   RankSlot *me = &c->slots[c->rank];
   me->addr[0] = (uint64_t)send;
   me->addr[1] = (uint64_t)recv;
@@ -787,9 +1018,9 @@ int reduce_scatter_cma(Comm *c, const char *send, char *recv, size_t cnt, int dt
     for (int p = 0; p < n; ++p) {
       size_t at = (r * cnt + off) * es;
       if (p == r) { srcs[p] = send + at; continue; }
-      char *t = c->tmp + (size_t)(k++) * c->tmp_chunk;
-      if ((e = cma_read(c, p, c->slots[p].addr[0] + at, t, m * es))) return e;
-      srcs[p] = t;
+      char *t = c->tmp ? c->tmp + (size_t)(k++) * c->tmp_chunk : nullptr;
+      srcs[p] = peer_src(c, p, c->slots[p].addr[0] + at, t, m * es, &e);
+      if (e) return e;
     }
     reduce(dt, op, recv + off * es, nullptr, srcs, n, m, n);
   }
@@ -993,7 +1224,7 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
 }
 
 // ---------------------------------------------------------------- Python glue
-int probe_cma(Comm *c);
+int probe_peers(Comm *c, bool cma_wanted, bool zc_wanted);
 const char *CAPSULE = "openhip.ccl.shm_comm";
 
 Comm *get_comm(PyObject *cap) {
@@ -1017,6 +1248,7 @@ void comm_free(PyObject *cap) {
   Comm *c = get_comm(cap);
   if (!c) return;
   if (c->base) munmap(c->base, c->size);
+  for (Comm::PeerMap &m : c->maps) munmap(m.local, m.size);
   free(c->tmp);
   delete c;
 }
@@ -1044,6 +1276,11 @@ PyObject *py_open(PyObject *, PyObject *args) {
   c->yield = 0;  // measured: sched_yield hands the core to busy neighbours; sleeping does not
   if (const char *yu = getenv("OPENHIP_CCL_YIELD_US")) c->yield = atof(yu) * 1e-6;
   if (const char *nm = getenv("OPENHIP_CCL_RSAG_NT")) nt_mode = nm[0] == '0' ? 0 : nm[0] == '1' ? 1 : 2;
+  c->zc_seen.assign((size_t)n, 0);
+  c->zc_base.assign((size_t)n, 0);
+  c->zc_min = 1 << 20;
+  if (const char *zm = getenv("OPENHIP_CCL_ZC_MIN")) c->zc_min = strtoull(zm, nullptr, 10);
+  c->tmp_chunk = 128 << 10;
   if (const char *sp = getenv("OPENHIP_CCL_SPIN_US")) {
     c->spin = c->spin_max = atof(sp) * 1e-6;
     c->adaptive = false;
@@ -1099,8 +1336,8 @@ PyObject *py_open(PyObject *, PyObject *args) {
 PyObject *py_wait_attached(PyObject *, PyObject *args) {
   PyObject *cap;
   const char *name;
-  int cma_wanted = 1;
-  if (!PyArg_ParseTuple(args, "Os|i", &cap, &name, &cma_wanted)) return nullptr;
+  int cma_wanted = 1, zc_wanted = 1;
+  if (!PyArg_ParseTuple(args, "Os|ii", &cap, &name, &cma_wanted, &zc_wanted)) return nullptr;
   Comm *c = get_comm(cap);
   if (!c) return nullptr;
   int code = OK, missing = -1;
@@ -1121,37 +1358,66 @@ PyObject *py_wait_attached(PyObject *, PyObject *args) {
   }
   if (code == OK && c->rank == 0) shm_unlink(name);
   if (code != OK) shm_unlink(name);
-  if (code == OK && cma_wanted) code = probe_cma(c);
+  if (code == OK && c->n > 1 && (cma_wanted || zc_wanted))
+    code = probe_peers(c, cma_wanted != 0, zc_wanted != 0);
   Py_END_ALLOW_THREADS
   return Py_BuildValue("ii", code, missing);
 }
 
 // Can every rank read every other rank's memory (process_vm_readv; ptrace rules allow it)?
-// Each rank tries, publishes the answer, and all agree after a barrier.
-int probe_cma(Comm *c) {
+// Can it map the other ranks' shared arrays (open /proc/<pid>/fd/<fd>; the same rules)?
+// Each rank tries, publishes the answers, and all agree after a barrier.
+int probe_peers(Comm *c, bool cma_wanted, bool zc_wanted) {
 #ifdef PR_SET_PTRACER
   prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);  // Yama: let sibling ranks read us
 #endif
   static const uint64_t magic = 0x6f6863636c636d61ULL;
   RankSlot *me = &c->slots[c->rank];
   me->addr[0] = (uint64_t)&magic;
+  // a one-page shared array holding the magic, for the peers to map
+  int probe_fd = zc_wanted ? (int)syscall(SYS_memfd_create, "openhip-ccl-probe", 1u /*CLOEXEC*/) : -1;
+  me->zb[0] = RankSlot::Region{};
+  if (probe_fd >= 0) {
+    struct stat st;
+    if (ftruncate(probe_fd, 4096) == 0 && pwrite(probe_fd, &magic, 8, 0) == 8 &&
+        fstat(probe_fd, &st) == 0) {
+      me->zb[0].base = 4096;  // a pretend address: only the mapping is probed
+      me->zb[0].size = 4096;
+      me->zb[0].ino = (uint64_t)st.st_ino;
+      me->zb[0].fd = probe_fd;
+    }
+  }
   uint64_t s = ++c->step;
   int e = sync_step(c, s, 0, false);
-  if (e) return e;
-  int ok = 1;
-  for (int p = 0; p < c->n && ok; ++p) {
+  if (e) { if (probe_fd >= 0) close(probe_fd); return e; }
+  int ok = cma_wanted, zc_ok = zc_wanted;
+  for (int p = 0; p < c->n; ++p) {
     if (p == c->rank) continue;
-    uint64_t v = 0;
-    iovec l{&v, 8}, r{(void *)c->slots[p].addr[0], 8};
-    ok = process_vm_readv(c->slots[p].pid, &l, 1, &r, 1, 0) == 8 && v == magic;
+    if (ok) {
+      uint64_t v = 0;
+      iovec l{&v, 8}, r{(void *)c->slots[p].addr[0], 8};
+      ok = process_vm_readv(c->slots[p].pid, &l, 1, &r, 1, 0) == 8 && v == magic;
+    }
+    if (zc_ok) {
+      const RankSlot::Region &g = c->slots[p].zb[0];
+      char *m = g.size ? map_shared(c, p, g) : nullptr;
+      zc_ok = m && memcmp(m, &magic, 8) == 0;
+    }
   }
+  for (int p = 0; p < c->n; ++p) unmap_peer(c, p);
   me->cma_ok = ok;
+  me->zc_ok = zc_ok;
   s = ++c->step;
   e = sync_step(c, s, 0, false);
+  if (probe_fd >= 0) close(probe_fd);  // every peer has mapped it (or given up) by now
   if (e) return e;
-  bool all = true;
-  for (int p = 0; p < c->n; ++p) all = all && c->slots[p].cma_ok == 1;
+  bool all = true, zc_all = true;
+  for (int p = 0; p < c->n; ++p) {
+    all = all && c->slots[p].cma_ok == 1;
+    zc_all = zc_all && c->slots[p].zc_ok == 1;
+  }
   c->cma = all && c->n > 1;
+  c->zc = zc_all && c->n > 1;
   if (c->cma) {
     const char *env = getenv("OPENHIP_CCL_CMA_CHUNK");  // tuning knob (bytes)
     c->tmp_chunk = env && atol(env) >= 4096 ? (size_t)atol(env) / 4096 * 4096 : 128 << 10;
@@ -1191,7 +1457,33 @@ PyObject *py_coll(PyObject *, PyObject *args) {
   int e = OK;
   size_t es = dsize(dt);
   Py_BEGIN_ALLOW_THREADS
-  switch (kind) {
+  int base = kind & 0xff;
+  ZcNeed need = zc_need(base, count, es, c->n);
+  bool zc_done = false;
+  c->pre_published = false;
+  if (c->zc && need.send && std::max(need.send_bytes, need.recv_bytes) >= c->zc_min &&
+      !(base == 8 && send == recv) && kind != 10) {
+    bool all = false;
+    e = zc_begin(c, base, send, recv, count, es, root, desc, &all);
+    if (e == OK && all) {
+      c->zc_active = c->pre_published = true;
+      switch (base) {
+        case 0: case 1: case 2: case 11:
+          e = all_reduce_zc(c, send, recv, count, dt, op, -1, desc); break;
+        case 3: e = all_reduce_zc(c, send, recv, count, dt, op, root, desc); break;
+        case 4: e = broadcast_cma(c, recv, count * es, root, desc); break;
+        case 5: e = gather_cma(c, send, recv, count * es, -1, desc); break;
+        case 6: e = gather_cma(c, send, recv, count * es, root, desc); break;
+        case 7: e = reduce_scatter_cma(c, send, recv, count, dt, op, desc); break;
+        case 8: e = exchange_cma(c, send, recv, count * es, -1, desc); break;
+        case 9: e = exchange_cma(c, send, recv, count * es, root, desc); break;
+      }
+      c->zc_active = false;
+    }
+    zc_done = e != OK || all;
+    c->pre_published = e == OK && !all && c->cma;  // the CMA algorithms skip their first barrier
+  }
+  if (!zc_done) switch (kind) {
     case 0:
       if (count * es <= small && count * es <= c->slot) e = all_reduce_direct(c, send, recv, count, dt, op, desc);
       else e = all_reduce_rsag(c, send, recv, count, dt, op, desc);
@@ -1252,6 +1544,7 @@ PyObject *py_coll(PyObject *, PyObject *args) {
       break;
     default: e = E_ARG;
   }
+  c->pre_published = false;
   Py_END_ALLOW_THREADS
   if (e == OK) return PyLong_FromLong(0);
   return err_tuple(c, e);
@@ -1337,7 +1630,69 @@ PyObject *py_spin(PyObject *, PyObject *args) {
   return PyFloat_FromDouble(c->spin);
 }
 
+// register(address, size, fd): a shared array allocated by ccl.empty (fd: its memfd)
+PyObject *py_register(PyObject *, PyObject *args) {
+  unsigned long long addr, size;
+  int fd;
+  if (!PyArg_ParseTuple(args, "KKi", &addr, &size, &fd)) return nullptr;
+  struct stat st;
+  if (fstat(fd, &st) != 0) return PyErr_SetFromErrno(PyExc_OSError);
+  if ((unsigned long long)st.st_size < size) {
+    PyErr_SetString(PyExc_ValueError, "the file is smaller than the array");
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> g(registry_mu);
+  registry.push_back({addr, size, (uint64_t)st.st_ino, fd});
+  Py_RETURN_NONE;
+}
+
+// unregister(address): the array at address is being freed
+PyObject *py_unregister(PyObject *, PyObject *args) {
+  unsigned long long addr;
+  if (!PyArg_ParseTuple(args, "K", &addr)) return nullptr;
+  bool found = false;
+  {
+    std::lock_guard<std::mutex> g(registry_mu);
+    for (size_t i = 0; i < registry.size(); ++i)
+      if (registry[i].base == addr) {
+        registry.erase(registry.begin() + (long)i);
+        found = true;
+        break;
+      }
+  }
+  if (found) registry_frees.fetch_add(1, std::memory_order_relaxed);
+  return PyBool_FromLong(found);
+}
+
+PyObject *py_registered(PyObject *, PyObject *args) {
+  unsigned long long addr, len;
+  if (!PyArg_ParseTuple(args, "KK", &addr, &len)) return nullptr;
+  return PyBool_FromLong(find_shared((const char *)addr, len).size != 0);
+}
+
+PyObject *py_uses_zero_copy(PyObject *, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return nullptr;
+  Comm *c = get_comm(cap);
+  if (!c) return nullptr;
+  return PyBool_FromLong(c->zc);
+}
+
+// zero_copy_stats(cap) -> (collectives run zero-copy, peers' shared arrays mapped here now)
+PyObject *py_zero_copy_stats(PyObject *, PyObject *args) {
+  PyObject *cap;
+  if (!PyArg_ParseTuple(args, "O", &cap)) return nullptr;
+  Comm *c = get_comm(cap);
+  if (!c) return nullptr;
+  return Py_BuildValue("KK", (unsigned long long)c->zc_calls, (unsigned long long)c->maps.size());
+}
+
 PyMethodDef methods[] = {
+    {"register", py_register, METH_VARARGS, "register a shared array (address, size, memfd)"},
+    {"unregister", py_unregister, METH_VARARGS, "forget a shared array (it is being freed)"},
+    {"registered", py_registered, METH_VARARGS, "is [address, address+len) in a shared array"},
+    {"uses_zero_copy", py_uses_zero_copy, METH_VARARGS, "True when shared arrays are mapped by peers"},
+    {"zero_copy_stats", py_zero_copy_stats, METH_VARARGS, "(zero-copy collectives, mapped arrays)"},
     {"spin", py_spin, METH_VARARGS, "the current busy-wait budget in seconds"},
     {"set_spin", py_set_spin, METH_VARARGS, "seconds to busy-wait before yielding"},
     {"uses_cma", py_uses_cma, METH_VARARGS, "True when large all-reduces read peers directly"},

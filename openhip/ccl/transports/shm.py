@@ -33,13 +33,20 @@ class ShmTransport(Transport):
             self._cap = self._engine.open(uid.segment, rank, size, slot, P2P_CHUNKS, chunk, timeout)
         except (OSError, RuntimeError, ValueError) as exc:
             raise CclError(f"cannot open the shared-memory segment: {exc}", rank) from exc
-        code, missing = self._engine.wait_attached(self._cap, uid.segment, settings.cma())
+        code, missing = self._engine.wait_attached(self._cap, uid.segment, settings.cma(),
+                                                   settings.zero_copy())
         if code:
             self._cap = None
             raise engine_error((code, missing, rank, 0, 0), rank, "init", timeout)
         self.slot = slot
         #: large all-reduces read the peers' memory directly (cross memory attach)
         self.cma = bool(self._engine.uses_cma(self._cap))
+        #: collectives over ccl.empty() arrays read and write the peers' arrays directly
+        self.zero_copy = bool(self._engine.uses_zero_copy(self._cap))
+
+    def zero_copy_stats(self) -> tuple[int, int]:
+        """(collectives run zero-copy so far, peers' shared arrays mapped now)."""
+        return self._engine.zero_copy_stats(self._cap) if self._cap is not None else (0, 0)
 
     def coll(self, kind, send, recv, count, dtype, op, root, desc, what):
         res = self._engine.coll(self._cap, kind, send, recv, count, dtype, op, root, desc, 0)
