@@ -17,6 +17,11 @@ def main() -> None:
     expected = comm.size * (comm.size + 1) / 2
     assert np.all(x == expected), x[:4]
 
+    g = ccl.zeros(1 << 22, dtype=np.float32)        # 16 MiB in shared memory the peers map:
+    g[:] = comm.rank                                # collectives over such arrays copy nothing
+    comm.all_reduce(g)
+    assert np.all(g == comm.size * (comm.size - 1) / 2), g[:4]
+
     parts = np.empty(comm.size, dtype=np.int64)     # gather one number from each rank
     comm.all_gather(np.array([comm.rank * 10], dtype=np.int64), parts)
 

@@ -22,8 +22,19 @@
   rank reaches every slot), then everybody copies the reduced slices. Each rank moves
   (n-1)/n of the data in and out, the windows are cache-sized and the copies pipeline.
 
-Every rank must choose alike, so the choice depends only on the size and on settings; the
-chosen algorithm is part of the call's descriptor, so ranks that disagree get a clear error.
+* ``zero copy`` (shared arrays, from OPENHIP_CCL_ZC_MIN = 1 MiB): when every buffer the peers
+  touch comes from ``ccl.empty`` on every rank, the engine maps the peers' arrays and the
+  collective reads and writes them directly: all-reduce has each rank reduce its share of
+  every rank's send array straight into every rank's recv array (chunks claimed from the
+  share's counter, so an early rank helps a late one); the others copy once, from the peer's
+  array. Whether every rank's buffers are shared is only known after one barrier in which the
+  ranks publish them, so collectives from that size always begin with it (the direct-read
+  algorithms then skip their own first barrier); everybody decides from the same published
+  data, so the choice stays alike on every rank.
+
+Every rank must choose alike, so the choice depends only on the size and on settings (and,
+for zero copy, on what every rank published); the chosen algorithm is part of the call's
+descriptor, so ranks that disagree get a clear error.
 """
 
 from __future__ import annotations

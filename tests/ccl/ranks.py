@@ -524,6 +524,77 @@ def devicearray(comm: ccl.Communicator, args: list[str]) -> dict:
     return {"devicearray": "ok" if ok else f"got {np.asarray(x)[:3]}"}
 
 
+def shared_p2p(comm: ccl.Communicator, args: list[str]) -> dict:
+    """send/recv from shared arrays: a ring in a group (the receiver copies straight from the
+    sender's mapped array), a shared send to a plain receive buffer and the reverse, and
+    sizes below the zero-copy threshold."""
+    n, r = comm.size, comm.rank
+    res = {}
+    for count in (1000, 3_000_001):
+        send = ccl.zeros(count, np.int32)
+        send[:] = np.arange(count, dtype=np.int32) + r
+        got = np.zeros(count, np.int32) if count < 10_000 else ccl.zeros(count, np.int32)
+        with ccl.group():
+            comm.send(send, (r + 1) % n)
+            comm.recv(got, (r - 1) % n)
+        want = np.arange(count, dtype=np.int32) + (r - 1) % n
+        res[f"ring-{count}"] = "ok" if np.array_equal(got, want) else f"got {got[:4]}"
+    mapped = comm._t.zero_copy_stats()[1]
+    res["mapped"] = "ok" if mapped >= 1 else "the sender's array was not mapped"
+    # a shared array sent twice to a plain buffer, the second time after the first send's
+    # array was freed and a new one allocated (the receiver must not use a stale mapping)
+    for k in range(2):
+        x = ccl.zeros(1 << 20, np.float64)
+        x[:] = 10 * k + r
+        y = np.zeros(1 << 20, np.float64)
+        with ccl.group():
+            comm.send(x, (r + 1) % n)
+            comm.recv(y, (r - 1) % n)
+        res[f"again-{k}"] = "ok" if np.all(y == 10 * k + (r - 1) % n) else f"got {y[:3]}"
+        del x
+    # many arrays sent once each and freed: what the receiver maps stays bounded
+    most = 0
+    for k in range(40):
+        x = ccl.zeros(1 << 18, np.float32)
+        x[:] = k
+        y = np.zeros(1 << 18, np.float32)
+        with ccl.group():
+            comm.send(x, (r + 1) % n)
+            comm.recv(y, (r - 1) % n)
+        del x
+        most = max(most, comm._t.zero_copy_stats()[1])
+        if not np.all(y == k):
+            res["churn"] = f"wrong at {k}"
+    res.setdefault("churn", "ok" if most <= 3 else f"{most} arrays mapped")
+    return res
+
+
+def shared_devicearray(comm: ccl.Communicator, args: list[str]) -> dict:
+    """A CPU-platform DeviceArray over a shared array (openhip.from_dlpack(ccl.empty(...))): a
+    kernel writes it, all_reduce on a stream runs zero-copy, the kernel's device sees the sum."""
+    import openhip
+
+    n, r = comm.size, comm.rank
+    count = 1 << 19
+    x = openhip.from_dlpack(ccl.zeros(count, np.float32))
+    src = r"""
+    #include <hip/hip_runtime.h>
+    extern "C" __global__ void fill(float* y, float v, int n) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) y[i] = v + (float)(i % 5);
+    }
+    """
+    fill = openhip.Module(src).get_function("fill")
+    stream = openhip.Stream()
+    fill((count + 255) // 256, 256, (x, float(r), count), stream=stream)
+    before = comm._t.zero_copy_stats()[0]
+    comm.all_reduce(x, stream=stream)
+    stream.synchronize()
+    want = sum(range(n)) + n * (np.arange(count) % 5)
+    return {"values": "ok" if np.array_equal(x.get(), want.astype(np.float32)) else "wrong",
+            "zero-copy": "ok" if comm._t.zero_copy_stats()[0] == before + 1 else "staged"}
+
+
 def info(comm: ccl.Communicator, args: list[str]) -> dict:
     x = np.array([comm.rank], np.int64)
     comm.all_reduce(x)
@@ -541,7 +612,8 @@ def exit_code(comm: ccl.Communicator, args: list[str]) -> dict:
 
 SCENARIOS = {f.__name__: f for f in (matrix, bands, ring, split, asyncops, abort_thread, kill, hang,
                                        mismatch, dtype_mismatch, badargs, devicearray, info,
-                                       exit_code, shared, shared_bands, shared_churn)}
+                                       exit_code, shared, shared_bands, shared_churn,
+                                       shared_devicearray, shared_p2p)}
 
 
 def main() -> None:

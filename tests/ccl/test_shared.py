@@ -188,3 +188,20 @@ def test_kill9_during_zero_copy(tmp_path, n):
     for r, d in enumerate(results[:-1]):
         assert d == {"kill": "ok"}, f"rank {r}: {d}"
     assert time.monotonic() - t < 20
+
+
+@pytest.mark.timeout(300)
+def test_cpu_platform_devicearray_over_a_shared_array(tmp_path):
+    rc, results, err = launch(tmp_path, 2, "shared_devicearray", timeout=240)
+    assert rc == 0, err[-3000:]
+    for r, d in enumerate(results):
+        assert d == {"values": "ok", "zero-copy": "ok"}, f"rank {r}: {d}"
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("n", [2, 3])
+def test_send_recv_from_shared_arrays(n, tmp_path):
+    rc, results, err = launch(tmp_path, n, "shared_p2p", timeout=240)
+    assert rc == 0, err[-3000:]
+    for r, d in enumerate(results):
+        assert d and all(v == "ok" for v in d.values()), f"rank {r}: {d}"

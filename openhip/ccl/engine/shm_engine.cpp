@@ -93,8 +93,12 @@ struct alignas(64) Chan {
 };
 
 // one slot of a p2p channel; rdv = 1: no data, the receiver reads `total` bytes at `addr` in
-// the sender's memory (large messages, when CMA is allowed) and acknowledges by consuming it
-struct ChunkHdr { uint64_t len; uint64_t total; uint64_t addr; uint64_t rdv; };
+// the sender's memory (large messages, when CMA is allowed) and acknowledges by consuming it;
+// rdv = 2: the same from the sender's shared array `g`, which the receiver maps
+struct ChunkHdr {
+  uint64_t len; uint64_t total; uint64_t addr; uint64_t rdv; RankSlot::Region g;
+  uint64_t frees;  // rdv = 2: shared arrays the sender has freed so far
+};
 constexpr uint64_t P2P_CMA_MIN = 2 << 20;
 
 struct Comm {
@@ -138,6 +142,8 @@ struct Comm {
   std::vector<uint64_t> zc_seen;  // per peer: its `frees` when its mappings were last checked
   std::vector<uint64_t> zc_base;  // per share: its claim counter when the current call began
   uint64_t zc_calls;
+  uint64_t map_clock;          // counts uses of `maps` (least recently used goes first)
+  uint64_t op_clock;           // map_clock when the running operation began (its maps stay)
   bool pre_published;          // zc_begin already published the buffers and synchronised
 };
 
@@ -725,6 +731,14 @@ void unmap_peer(Comm *c, int peer) {
   c->maps.resize(k);
 }
 
+// Peer p has freed `frees` shared arrays so far: when that changed, drop what we mapped of it
+// (it may hold freed memory; what is still in use gets mapped again on its next use).
+void forget_freed(Comm *c, int p, uint64_t frees) {
+  if (frees == c->zc_seen[p]) return;
+  unmap_peer(c, p);
+  c->zc_seen[p] = frees;
+}
+
 // Local address of rank p's shared array `g` (mapped on first use, then cached; nullptr when
 // it cannot be mapped). A cached mapping keeps the peer's file alive, so (pid, inode) stays
 // unique while cached; a peer's mappings are dropped when it has freed arrays since.
@@ -733,7 +747,7 @@ char *map_shared(Comm *c, int p, const RankSlot::Region &g) {
   int32_t pid = c->slots[p].pid;
   for (Comm::PeerMap &m : c->maps)
     if (m.peer == p && m.pid == pid && m.ino == g.ino && m.size == g.size) {
-      m.used = c->zc_calls;
+      m.used = ++c->map_clock;
       return m.local;
     }
   char path[64];
@@ -752,11 +766,11 @@ char *map_shared(Comm *c, int p, const RankSlot::Region &g) {
       ++count;
       if (oldest == SIZE_MAX || c->maps[i].used < c->maps[oldest].used) oldest = i;
     }
-  if (count >= MAX_MAPS_PER_PEER && oldest != SIZE_MAX && c->maps[oldest].used != c->zc_calls) {
+  if (count >= MAX_MAPS_PER_PEER && oldest != SIZE_MAX && c->maps[oldest].used <= c->op_clock) {
     munmap(c->maps[oldest].local, c->maps[oldest].size);
     c->maps.erase(c->maps.begin() + (long)oldest);
   }
-  c->maps.push_back({p, pid, g.ino, g.size, (char *)m, c->zc_calls});
+  c->maps.push_back({p, pid, g.ino, g.size, (char *)m, ++c->map_clock});
   return (char *)m;
 }
 
@@ -785,7 +799,7 @@ ZcNeed zc_need(int base, size_t count, size_t es, int n) {
     case 0: case 1: case 2: case 11: return {ZC_ALL, ZC_ALL, b, b};  // all-reduce
     case 3: return {ZC_ALL, ZC_ROOT, b, b};                            // reduce
     case 4: return {ZC_ROOT, ZC_NONE, b, 0};                           // broadcast (data)
-    case 5: case 6: return {ZC_ALL, ZC_NONE, b, 0};                    // all_gather, gather
+    case 5: case 6: return {ZC_ALL, ZC_NONE, b, nb};                   // all_gather, gather
     case 7: return {ZC_ALL, ZC_NONE, nb, 0};                           // reduce_scatter
     case 8: return {ZC_ALL, ZC_NONE, nb, 0};                           // all_to_all
     case 9: return {ZC_ROOT, ZC_NONE, nb, 0};                          // scatter
@@ -818,11 +832,9 @@ int zc_begin(Comm *c, int base, const char *send, char *recv, size_t count, size
   *all = ok;
   if (!ok) return OK;
   ++c->zc_calls;
+  c->op_clock = c->map_clock;
   for (int p = 0; p < c->n; ++p)
-    if (p != c->rank && c->slots[p].frees != c->zc_seen[p]) {
-      unmap_peer(c, p);  // it freed arrays: drop what we mapped (it may hold freed memory)
-      c->zc_seen[p] = c->slots[p].frees;
-    }
+    if (p != c->rank) forget_freed(c, p, c->slots[p].frees);
   return OK;
 }
 
@@ -1139,10 +1151,16 @@ int exchange(Comm *c, const char *send, char *recv, size_t bytes, int root, uint
 }
 
 // ---------------------------------------------------------------- point to point
-struct P2POp { int is_send; int peer; char *ptr; uint64_t bytes; uint64_t done; int started; int fin; uint64_t ack_at; };
+struct P2POp {
+  int is_send; int peer; char *ptr; uint64_t bytes; uint64_t done; int started; int fin;
+  uint64_t ack_at;
+  int shared;  // sends: -1 not looked up yet, 0 a plain buffer, 1 in the shared array `g`
+  RankSlot::Region g;
+};
 
 int p2p_run(Comm *c, P2POp *ops, int nops) {
   Waiter w(c);
+  c->op_clock = c->map_clock;
   if (c->h->abort_word.load(std::memory_order_acquire) || c->local_abort.load(std::memory_order_relaxed)) {
     w.start = 1;
     w.spins = 1u << 30;
@@ -1166,6 +1184,16 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
         if (o.started) {  // rendezvous posted: done when the receiver consumed the slot
           if (ch->tail.load(std::memory_order_acquire) >= o.ack_at) {
             o.fin = 1; --remaining; progressed = true;
+          }
+        } else if (c->zc && o.bytes >= c->zc_min && o.peer != c->rank &&
+                   (o.shared < 0 ? (o.g = find_shared(o.ptr, o.bytes), o.shared = o.g.size != 0)
+                                 : o.shared)) {
+          if (head - ch->tail.load(std::memory_order_acquire) < (uint64_t)c->nchunk) {
+            ChunkHdr *hd = chunk_hdr(c, ch, (int)(head % c->nchunk));
+            hd->len = 0; hd->total = o.bytes; hd->addr = (uint64_t)o.ptr; hd->rdv = 2; hd->g = o.g;
+            hd->frees = registry_frees.load(std::memory_order_relaxed);
+            ch->head.store(++head, std::memory_order_release);
+            o.started = 1; o.ack_at = head; progressed = true;
           }
         } else if (c->cma && o.bytes >= P2P_CMA_MIN && o.peer != c->rank) {
           if (head - ch->tail.load(std::memory_order_acquire) < (uint64_t)c->nchunk) {
@@ -1198,7 +1226,15 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
             c->err_mine = o.bytes; c->err_theirs = hd->total;
             return E_MISMATCH;
           }
-          if (hd->rdv) {  // read the whole message from the sender's memory
+          if (hd->rdv == 2) {  // copy the whole message from the sender's shared array
+            if (hd->addr < hd->g.base || hd->addr + o.bytes > hd->g.base + hd->g.size)
+              return fail(c, E_OS, o.peer, true);
+            forget_freed(c, o.peer, hd->frees);  // (no mapping of o.peer is in use here)
+            char *m = map_shared(c, o.peer, hd->g);
+            if (!m) return fail(c, E_OS, o.peer, true);
+            copy(o.ptr, m + (hd->addr - hd->g.base), o.bytes);
+            o.done = o.bytes;
+          } else if (hd->rdv) {  // read the whole message from the sender's memory
             int e = cma_read(c, o.peer, hd->addr, o.ptr, o.bytes);
             if (e) return e;
             o.done = o.bytes;
@@ -1566,7 +1602,7 @@ PyObject *py_p2p(PyObject *, PyObject *args) {
         !bufs[i].get(b, !is_send)) {
       delete[] ops; delete[] bufs; return nullptr;
     }
-    ops[i].is_send = is_send; ops[i].peer = peer; ops[i].ptr = bufs[i].ptr();
+    ops[i].is_send = is_send; ops[i].peer = peer; ops[i].ptr = bufs[i].ptr(); ops[i].shared = -1;
     ops[i].bytes = bufs[i].v.len;
   }
   int e;
