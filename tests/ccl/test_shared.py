@@ -16,7 +16,7 @@ import time
 import ml_dtypes
 import numpy as np
 import pytest
-from conftest import launch, ranks, spawn
+from conftest import have_mpi, launch, mpirun, ranks, spawn
 
 from openhip import ccl
 
@@ -93,6 +93,8 @@ MATRIX = {
     # zero copy switched off
     "shared-off": (2, ["101", "all", "subset"], {"OPENHIP_CCL_ZC_MIN": "1",
                                                  "OPENHIP_CCL_ZERO_COPY": "0"}, False),
+    # the MPI transport (under the mpich wheel's mpiexec): shared arrays are plain arrays there
+    "shared-mpi-2": (2, ["101", "all", "subset"], {"OPENHIP_CCL_TRANSPORT": "mpi"}, False),
 }
 
 _results: dict[str, tuple] = {}
@@ -101,8 +103,12 @@ _results: dict[str, tuple] = {}
 def _run(config: str, tmp_path_factory) -> tuple:
     if config not in _results:
         n, args, env, _ = MATRIX[config]
+        mpi = env.get("OPENHIP_CCL_TRANSPORT") == "mpi"
+        if mpi and have_mpi():
+            pytest.skip(have_mpi())
         tmp = tmp_path_factory.mktemp(config)
-        _results[config] = launch(tmp, n, "shared", *args, env=env, timeout=240)
+        run = mpirun if mpi else launch
+        _results[config] = run(tmp, n, "shared", *args, env=env, timeout=240)
     return _results[config]
 
 
@@ -128,7 +134,7 @@ def test_case(config, case, tmp_path_factory):
 def _zero_copy_expected(config: str, index: int, case: tuple) -> bool:
     """Does this case run zero-copy? (run_case's root is index % n)"""
     n, args, env, _ = MATRIX[config]
-    if env.get("OPENHIP_CCL_ZERO_COPY") == "0":
+    if env.get("OPENHIP_CCL_ZERO_COPY") == "0" or env.get("OPENHIP_CCL_TRANSPORT") == "mpi":
         return False
     coll, _, op, inplace = case
     if coll in ("broadcast", "scatter"):  # only the root's buffer is read by the peers
