@@ -665,10 +665,11 @@ int all_reduce_rsag(Comm *c, const char *send, char *recv, size_t cnt, int dt, i
 
 // Read `len` bytes at `raddr` of rank p's process into `dst` (cross memory attach).
 char *peer_addr(Comm *c, int p, uint64_t raddr, size_t len);
+int map_failed(Comm *c, int p);
 int cma_read(Comm *c, int p, uint64_t raddr, char *dst, size_t len) {
   if (c->zc_active) {  // a zero-copy collective: the peer's buffer is mapped here
     const char *a = peer_addr(c, p, raddr, len);
-    if (!a) return fail(c, E_OS, p, true);
+    if (!a) return map_failed(c, p);
     copy(dst, a, len);
     return OK;
   }
@@ -737,6 +738,11 @@ void forget_freed(Comm *c, int p, uint64_t frees) {
   if (frees == c->zc_seen[p]) return;
   unmap_peer(c, p);
   c->zc_seen[p] = frees;
+}
+
+// A peer's shared array could not be mapped: it died (the usual reason), or the OS refused.
+int map_failed(Comm *c, int p) {
+  return fail(c, pid_dead(c->slots[p].pid) ? E_DEAD : E_OS, p, true);
 }
 
 // Local address of rank p's shared array `g` (mapped on first use, then cached; nullptr when
@@ -856,7 +862,7 @@ int all_reduce_zc(Comm *c, const char *send, char *recv, size_t cnt, int dt, int
     sp[p] = p == r ? send : peer_addr(c, p, c->slots[p].addr[0], bytes);
     rp[p] = nullptr;
     if (root < 0 || p == root) rp[p] = p == r ? recv : peer_addr(c, p, c->slots[p].addr[1], bytes);
-    if (!sp[p] || ((root < 0 || p == root) && !rp[p])) return fail(c, E_OS, p, true);
+    if (!sp[p] || ((root < 0 || p == root) && !rp[p])) return map_failed(c, p);
   }
   size_t chunk = ZC_CHUNK / es;
   const void *srcs[256];
@@ -893,7 +899,7 @@ int all_reduce_zc(Comm *c, const char *send, char *recv, size_t cnt, int dt, int
 const char *peer_src(Comm *c, int p, uint64_t raddr, char *tmp, size_t len, int *e) {
   if (c->zc_active) {
     const char *a = peer_addr(c, p, raddr, len);
-    if (!a) *e = fail(c, E_OS, p, true);
+    if (!a) *e = map_failed(c, p);
     return a;
   }
   *e = cma_read(c, p, raddr, tmp, len);
@@ -1231,7 +1237,7 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
               return fail(c, E_OS, o.peer, true);
             forget_freed(c, o.peer, hd->frees);  // (no mapping of o.peer is in use here)
             char *m = map_shared(c, o.peer, hd->g);
-            if (!m) return fail(c, E_OS, o.peer, true);
+            if (!m) return map_failed(c, o.peer);
             copy(o.ptr, m + (hd->addr - hd->g.base), o.bytes);
             o.done = o.bytes;
           } else if (hd->rdv) {  // read the whole message from the sender's memory
