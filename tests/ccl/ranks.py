@@ -570,6 +570,31 @@ def shared_p2p(comm: ccl.Communicator, args: list[str]) -> dict:
     return res
 
 
+def mixed_settings(comm: ccl.Communicator, args: list[str]) -> dict:
+    """Ranks whose engine settings differ (rank 0: zero-copy from 1 byte, no cross memory
+    attach; the others: the defaults) still choose alike: rank 0's threshold, CMA only where
+    every rank allows it. Checked on a communicator created after the settings changed."""
+    if comm.rank == 0:
+        os.environ["OPENHIP_CCL_ZC_MIN"] = "1"
+        os.environ["OPENHIP_CCL_CMA"] = "0"
+    sub = comm.split(0, comm.rank)
+    n, r = sub.size, sub.rank
+    res = {}
+    for count in (1000, 20_000, 300_000):
+        a = ccl.zeros(count, np.float32)
+        a[:] = r + 1
+        sub.all_reduce(a)
+        b = np.full(count, r + 1.0, np.float32)
+        sub.all_reduce(b)
+        ok = np.all(a == n * (n + 1) / 2) and np.all(b == a)
+        res[f"values-{count}"] = "ok" if ok else f"got {a[:3]} {b[:3]}"
+    zc_calls = sub._t.zero_copy_stats()[0]
+    res["zero-copy"] = "ok" if zc_calls == 3 else f"{zc_calls} zero-copy calls"
+    res["cma"] = "ok" if not sub._t.cma else "cross memory attach on"
+    sub.destroy()
+    return res
+
+
 def shared_devicearray(comm: ccl.Communicator, args: list[str]) -> dict:
     """A CPU-platform DeviceArray over a shared array (openhip.from_dlpack(ccl.empty(...))): a
     kernel writes it, all_reduce on a stream runs zero-copy, the kernel's device sees the sum."""
@@ -614,7 +639,7 @@ def exit_code(comm: ccl.Communicator, args: list[str]) -> dict:
 SCENARIOS = {f.__name__: f for f in (matrix, bands, ring, split, asyncops, abort_thread, kill, hang,
                                        mismatch, dtype_mismatch, badargs, devicearray, info,
                                        exit_code, shared, shared_bands, shared_churn,
-                                       shared_devicearray, shared_p2p)}
+                                       shared_devicearray, shared_p2p, mixed_settings)}
 
 
 def main() -> None:

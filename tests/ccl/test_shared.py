@@ -211,3 +211,12 @@ def test_send_recv_from_shared_arrays(n, tmp_path):
     assert rc == 0, err[-3000:]
     for r, d in enumerate(results):
         assert d and all(v == "ok" for v in d.values()), f"rank {r}: {d}"
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("n", [2, 3])
+def test_ranks_with_different_settings_choose_alike(n, tmp_path):
+    rc, results, err = launch(tmp_path, n, "mixed_settings", timeout=240)
+    assert rc == 0, err[-3000:]
+    for r, d in enumerate(results):
+        assert d and all(v == "ok" for v in d.values()), f"rank {r}: {d}"

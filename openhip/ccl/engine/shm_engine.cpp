@@ -1400,8 +1400,8 @@ PyObject *py_wait_attached(PyObject *, PyObject *args) {
   }
   if (code == OK && c->rank == 0) shm_unlink(name);
   if (code != OK) shm_unlink(name);
-  if (code == OK && c->n > 1 && (cma_wanted || zc_wanted))
-    code = probe_peers(c, cma_wanted != 0, zc_wanted != 0);
+  // always (the same barriers on every rank, whatever each one's settings say)
+  if (code == OK && c->n > 1) code = probe_peers(c, cma_wanted != 0, zc_wanted != 0);
   Py_END_ALLOW_THREADS
   return Py_BuildValue("ii", code, missing);
 }
@@ -1416,6 +1416,7 @@ int probe_peers(Comm *c, bool cma_wanted, bool zc_wanted) {
   static const uint64_t magic = 0x6f6863636c636d61ULL;
   RankSlot *me = &c->slots[c->rank];
   me->addr[0] = (uint64_t)&magic;
+  me->addr[1] = c->zc_min;  // every rank must use the same threshold: rank 0's (below)
   // a one-page shared array holding the magic, for the peers to map
   int probe_fd = zc_wanted ? (int)syscall(SYS_memfd_create, "openhip-ccl-probe", 1u /*CLOEXEC*/) : -1;
   me->zb[0] = RankSlot::Region{};
@@ -1433,6 +1434,7 @@ int probe_peers(Comm *c, bool cma_wanted, bool zc_wanted) {
   int e = sync_step(c, s, 0, false);
   if (e) { if (probe_fd >= 0) close(probe_fd); return e; }
   int ok = cma_wanted, zc_ok = zc_wanted;
+  c->zc_min = c->slots[0].addr[1];
   for (int p = 0; p < c->n; ++p) {
     if (p == c->rank) continue;
     if (ok) {
