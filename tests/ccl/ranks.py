@@ -570,6 +570,29 @@ def shared_p2p(comm: ccl.Communicator, args: list[str]) -> dict:
     return res
 
 
+def shared_random(comm: ccl.Communicator, args: list[str]) -> dict:
+    """Random collectives, sizes, dtypes and in/out of place (the same on every rank), each
+    rank holding shared or plain buffers at random on every call (its own choice): whatever
+    mix the ranks publish, they choose alike and numpy agrees."""
+    global SHARED
+    calls = int(args[0]) if args else 120
+    every = cases(subset=True)
+    same_rng = np.random.default_rng(12345)
+    own_rng = np.random.default_rng(1000 + comm.rank)
+    res = {}
+    for i in range(calls):
+        case = every[int(same_rng.integers(len(every)))]
+        count = int(same_rng.choice([1, 7, 1000, 40_003, 300_001]))
+        SHARED = bool(own_rng.random() < 0.7)
+        try:
+            err = run_case(comm, case, i, count)
+        except Exception as exc:  # noqa: BLE001 - reported per case
+            err = f"{type(exc).__name__}: {exc}"
+        res[f"{i}-{case_id(case)}-{count}"] = err or "ok"
+    SHARED = False
+    return res
+
+
 def mixed_settings(comm: ccl.Communicator, args: list[str]) -> dict:
     """Ranks whose engine settings differ (rank 0: zero-copy from 1 byte, no cross memory
     attach; the others: the defaults) still choose alike: rank 0's threshold, CMA only where
@@ -639,7 +662,8 @@ def exit_code(comm: ccl.Communicator, args: list[str]) -> dict:
 SCENARIOS = {f.__name__: f for f in (matrix, bands, ring, split, asyncops, abort_thread, kill, hang,
                                        mismatch, dtype_mismatch, badargs, devicearray, info,
                                        exit_code, shared, shared_bands, shared_churn,
-                                       shared_devicearray, shared_p2p, mixed_settings)}
+                                       shared_devicearray, shared_p2p, mixed_settings,
+                                       shared_random)}
 
 
 def main() -> None:

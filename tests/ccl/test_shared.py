@@ -220,3 +220,14 @@ def test_ranks_with_different_settings_choose_alike(n, tmp_path):
     assert rc == 0, err[-3000:]
     for r, d in enumerate(results):
         assert d and all(v == "ok" for v in d.values()), f"rank {r}: {d}"
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("n,env", [(2, {"OPENHIP_CCL_ZC_MIN": "1"}), (3, {"OPENHIP_CCL_ZC_MIN": "1"}),
+                                   (2, {})], ids=["2-every-size", "3-every-size", "2-default"])
+def test_random_mix_of_shared_and_plain_buffers(n, env, tmp_path):
+    rc, results, err = launch(tmp_path, n, "shared_random", "120", env=env, timeout=240)
+    assert rc == 0, err[-3000:]
+    for r, d in enumerate(results):
+        bad = {k: v for k, v in d.items() if v != "ok"}
+        assert len(d) == 120 and not bad, f"rank {r}: {bad}"
