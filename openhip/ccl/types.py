@@ -92,17 +92,64 @@ def is_device_buffer(obj: Any) -> bool:
     return hasattr(obj, "__cuda_array_interface__") and not hasattr(obj, "__array_interface__")
 
 
+#: DLPack device types whose memory the host reads directly (kDLCPU, kDLCUDAHost, kDLROCMHost)
+_HOST_DEVICES = (1, 3, 11)
+
+
+class _DLPackView:
+    """Keeps an imported DLPack tensor alive under the numpy view made of it."""
+
+    def __init__(self, owner: Any, data: int, nbytes: int) -> None:
+        self.owner = owner  # bytes here; viewed as the dtype after (ml_dtypes have no typestr)
+        self.__array_interface__ = {"version": 3, "shape": (nbytes,), "typestr": "|u1",
+                                    "data": (data, False), "strides": None}
+
+
+def _from_dlpack(obj: Any, what: str) -> np.ndarray:
+    """A numpy view of a host-memory DLPack tensor (a torch CPU tensor...), without a copy."""
+    from openhip.runtime.dlpack import from_capsule
+
+    try:
+        device = obj.__dlpack_device__()
+    except Exception as exc:  # noqa: BLE001 - whatever the producer raises
+        raise CclArgumentError(f"{what}: __dlpack_device__() failed: {exc}") from exc
+    if int(device[0]) not in _HOST_DEVICES:
+        raise CclArgumentError(
+            f"{what}: a DLPack tensor on device type {int(device[0])} without "
+            "__cuda_array_interface__: pass host memory or a CUDA/HIP array")
+    try:
+        try:
+            capsule = obj.__dlpack__(max_version=(1, 0))
+        except TypeError:
+            capsule = obj.__dlpack__()
+        owner, data, shape, dtype, _, _ = from_capsule(capsule, obj)
+    except ValueError as exc:
+        raise CclArgumentError(f"{what}: the tensor is not contiguous ({exc})") from exc
+    except (TypeError, BufferError, RuntimeError) as exc:  # torch: requires_grad, ...
+        raise CclArgumentError(f"{what}: cannot import the DLPack tensor: {exc}") from exc
+    nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    if not data or not nbytes:
+        return np.zeros(shape, dtype)
+    return np.asarray(_DLPackView(owner, data, nbytes)).view(dtype).reshape(shape)
+
+
 def host_array(obj: Any, what: str, writable: bool) -> np.ndarray:
-    """View ``obj`` as a C-contiguous numpy array sharing its memory, or raise CclArgumentError."""
+    """View ``obj`` as a C-contiguous numpy array sharing its memory, or raise CclArgumentError.
+
+    Takes numpy arrays, objects with ``__array_interface__`` (openhip.DeviceArray on the CPU
+    platform) and host-memory DLPack tensors (torch CPU tensors, any dtype ccl supports).
+    """
     if type(obj) is not np.ndarray:
         if isinstance(obj, np.ndarray):
             pass
         elif hasattr(obj, "__array_interface__"):
             obj = np.asarray(obj)
+        elif hasattr(obj, "__dlpack__") and hasattr(obj, "__dlpack_device__"):
+            obj = _from_dlpack(obj, what)
         else:
             raise CclArgumentError(
-                f"{what}: expected a numpy array or an object with __array_interface__ "
-                f"(openhip.DeviceArray), got {type(obj).__name__}"
+                f"{what}: expected a numpy array, an object with __array_interface__ "
+                f"(openhip.DeviceArray) or a host DLPack tensor, got {type(obj).__name__}"
             )
     if not obj.flags.c_contiguous:
         raise CclArgumentError(f"{what}: the array is not contiguous (use np.ascontiguousarray)")

@@ -56,8 +56,11 @@ class Worker:
     def submit(self, fn: Callable[[], None], work: Work) -> None:
         self._queue.put((fn, work))
 
-    def stop(self) -> None:
+    def stop(self, timeout: float = 5.0) -> None:
+        """Finish the queued operations, then end the thread (waits up to ``timeout`` s)."""
         self._queue.put(None)
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout)
 
     def _loop(self) -> None:
         while True:

@@ -593,6 +593,56 @@ def shared_random(comm: ccl.Communicator, args: list[str]) -> dict:
     return res
 
 
+def torch_tensors(comm: ccl.Communicator, args: list[str]) -> dict:
+    """torch CPU tensors (through DLPack, no copy): every collective on a few dtypes, in place
+    and out of place, async; a tensor over a shared array runs zero-copy; bad tensors raise
+    CclArgumentError before anything is sent."""
+    import torch
+
+    n, r = comm.size, comm.rank
+    res = {}
+    for dt in (torch.float32, torch.bfloat16, torch.int64, torch.float16):
+        x = torch.full((1001,), r + 1, dtype=dt)
+        comm.all_reduce(x)
+        res[f"all_reduce-{dt}"] = "ok" if bool((x == n * (n + 1) // 2).all()) else str(x[:3])
+        out = torch.zeros(1001 * n, dtype=dt)
+        comm.all_gather(torch.full((1001,), r, dtype=dt), out)
+        want = torch.arange(n, dtype=torch.float64).repeat_interleave(1001).to(dt)
+        res[f"all_gather-{dt}"] = "ok" if bool((out == want).all()) else str(out[:3])
+    b = torch.full((50,), float(r))
+    work = comm.broadcast(b, root=n - 1, async_op=True)
+    work.wait()
+    res["broadcast-async"] = "ok" if bool((b == n - 1).all()) else str(b[:3])
+    src = torch.arange(6 * n, dtype=torch.float32) + r
+    got = torch.zeros(6)
+    comm.reduce_scatter(src, got)
+    want = (torch.arange(6 * n, dtype=torch.float32) * n + n * (n - 1) / 2)[6 * r:6 * r + 6]
+    res["reduce_scatter"] = "ok" if bool((got == want).all()) else str(got)
+    # a tensor over a shared array: zero-copy
+    shared = torch.from_numpy(ccl.zeros(1 << 18, np.float32))
+    shared.fill_(r + 1)
+    before = comm._t.zero_copy_stats()[0]
+    comm.all_reduce(shared)
+    ok = bool((shared == n * (n + 1) / 2).all()) and comm._t.zero_copy_stats()[0] == before + 1
+    res["shared-tensor"] = "ok" if ok else "wrong or staged"
+    # bad tensors, on every rank alike (each raises before anything is sent)
+    bad = {"noncontig": lambda: comm.all_reduce(torch.ones(4, 4).t()),
+           "requires-grad": lambda: comm.all_reduce(torch.ones(4, requires_grad=True)),
+           "complex": lambda: comm.all_reduce(torch.ones(4, dtype=torch.complex64))}
+    for name, fn in bad.items():
+        try:
+            fn()
+            res[name] = "no error"
+        except ccl.CclArgumentError:
+            res[name] = "ok"
+        except Exception as exc:  # noqa: BLE001 - reported
+            res[name] = f"{type(exc).__name__}: {exc}"
+    x = torch.ones(10)
+    comm.all_reduce(x)
+    res["after"] = "ok" if bool((x == n).all()) else str(x[:3])
+    return res
+
+
 def mixed_settings(comm: ccl.Communicator, args: list[str]) -> dict:
     """Ranks whose engine settings differ (rank 0: zero-copy from 1 byte, no cross memory
     attach; the others: the defaults) still choose alike: rank 0's threshold, CMA only where
@@ -663,7 +713,7 @@ SCENARIOS = {f.__name__: f for f in (matrix, bands, ring, split, asyncops, abort
                                        mismatch, dtype_mismatch, badargs, devicearray, info,
                                        exit_code, shared, shared_bands, shared_churn,
                                        shared_devicearray, shared_p2p, mixed_settings,
-                                       shared_random)}
+                                       shared_random, torch_tensors)}
 
 
 def main() -> None:

@@ -146,3 +146,13 @@ def test_openhip_devicearray(tmp_path):
     rc, results, err = launch(tmp_path, 2, "devicearray", env={"OPENHIP_PLATFORM": "cpu"})
     assert rc == 0, err[-3000:]
     all_ok(results)
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_torch_cpu_tensors(tmp_path, n):
+    """torch CPU tensors go through DLPack without a copy, like numpy arrays."""
+    pytest.importorskip("torch", reason="torch is not installed")
+    rc, results, err = launch(tmp_path, n, "torch_tensors", timeout=240)
+    assert rc == 0, err[-3000:]
+    for r, d in enumerate(results):
+        assert d and all(v == "ok" for v in d.values()), f"rank {r}: {d}"
