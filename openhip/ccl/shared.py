@@ -14,14 +14,14 @@ creation: it needs the same permission as reading the peer's memory) and the col
 and writes them directly. Anything else (other transports, a rank with a plain array, a small
 message) works as with any numpy array.
 
-Each array holds two file descriptors until it is freed (its memfd, and the duplicate Python's
-mmap keeps): mind ``ulimit -n`` with hundreds of arrays, or allocate a few large ones and
-slice them. A peer keeps the memory of a freed array mapped until its next collective with the
+Each array holds one file descriptor (its memfd) until it is freed: mind ``ulimit -n`` with
+many hundreds of arrays, or allocate a few large ones and slice them. A peer keeps the memory of a freed array mapped until its next collective with the
 freeing rank. The arrays start zeroed.
 """
 
 from __future__ import annotations
 
+import ctypes
 import mmap
 import os
 import weakref
@@ -34,11 +34,27 @@ from openhip.errors import CclError
 from .engine import load
 
 _PAGE = mmap.PAGESIZE
+_libc = ctypes.CDLL(None, use_errno=True)
+_libc.mmap.restype = ctypes.c_void_p
+_libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int,
+                       ctypes.c_int, ctypes.c_long]
+_libc.munmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+_MAP_FAILED = ctypes.c_void_p(-1).value
 
 
-def _release(address: int, fd: int, engine: Any) -> None:
+class _Mapping:
+    """Owns one shared array's mapping: numpy views hold it as their base; when the last goes,
+    the finalizer unmaps the memory, forgets the array in the engine and closes the file."""
+
+    def __init__(self, address: int, nbytes: int) -> None:
+        self.__array_interface__ = {"version": 3, "shape": (nbytes,), "typestr": "|u1",
+                                    "data": (address, False), "strides": None}
+
+
+def _release(address: int, size: int, fd: int, engine: Any) -> None:
     if engine is not None:
         engine.unregister(address)
+    _libc.munmap(address, size)
     os.close(fd)
 
 
@@ -62,19 +78,22 @@ def empty(shape: int | tuple[int, ...], dtype: Any = np.float32) -> np.ndarray:
         raise CclError(f"cannot allocate a shared array: memfd_create failed: {exc}") from exc
     try:
         os.ftruncate(fd, size)
-        buffer = mmap.mmap(fd, size)
     except OSError as exc:
         os.close(fd)
         raise CclError(f"cannot allocate a shared array of {nbytes} bytes: {exc}") from exc
-    array = np.frombuffer(buffer, dtype=np.uint8, count=nbytes).view(dt).reshape(shape_t)
-    address = array.ctypes.data
+    address = _libc.mmap(None, size, mmap.PROT_READ | mmap.PROT_WRITE, mmap.MAP_SHARED, fd, 0)
+    if address is None or address == _MAP_FAILED:
+        err = ctypes.get_errno()
+        os.close(fd)
+        raise CclError(f"cannot map a shared array of {nbytes} bytes: {os.strerror(err)}")
+    owner = _Mapping(address, nbytes)
     try:
         engine = load()
         engine.register(address, size, fd)
     except CclError:
         engine = None  # no engine (no compiler): still a correct array, just not mapped by peers
-    weakref.finalize(buffer, _release, address, fd, engine)
-    return array
+    weakref.finalize(owner, _release, address, size, fd, engine)
+    return np.asarray(owner).view(dt).reshape(shape_t)
 
 
 def zeros(shape: int | tuple[int, ...], dtype: Any = np.float32) -> np.ndarray:
