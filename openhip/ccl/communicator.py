@@ -124,7 +124,10 @@ class Communicator:
         desc = describe(KIND[what], code, opc, 0, count, kind)
 
         def run() -> None:
-            src = self._premul(s, scalar) if scalar is not None else s
+            src = s
+            if scalar is not None:  # scale into the output, then reduce it in place: no
+                self._premul_into(s, scalar, r)  # temporary, and shared arrays stay zero-copy
+                src = r
             self._t.coll(kind, src, r, count, code, opc if opc != 5 else 0, 0, desc, what)
 
         return self._submit(what, run, async_op, stream)
@@ -412,6 +415,15 @@ class Communicator:
         if r.size < need:
             raise CclArgumentError(f"{what}: buffer too small: {r.size} elements, needs {need}")
         return r
+
+    @staticmethod
+    def _premul_into(s: np.ndarray, scalar: Any, out: np.ndarray) -> None:
+        """out = s * scalar, computed as _premul does (int64 or float64, rounded once)."""
+        if s.dtype.kind in "iu":
+            out[...] = Communicator._premul(s, scalar)
+        else:  # the float64 loop, cast once into out: no full-size temporary
+            np.multiply(s.reshape(-1), np.float64(scalar), out=out.reshape(-1),
+                        casting="unsafe")
 
     @staticmethod
     def _premul(s: np.ndarray, scalar: Any) -> np.ndarray:

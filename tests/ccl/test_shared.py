@@ -141,8 +141,11 @@ def _zero_copy_expected(config: str, index: int, case: tuple) -> bool:
         return args[1] == "all" or index % n == 0
     if args[1] != "all":
         return False
-    # premul_sum reduces a scaled copy (a plain array); all_to_all in place reads a copy
-    return op != "premul_sum" and not (coll == "all_to_all" and inplace)
+    # premul_sum: all_reduce scales into its (shared) output and reduces that in place; reduce
+    # and reduce_scatter reduce a scaled copy (a plain array); all_to_all in place reads a copy
+    if op == "premul_sum" and coll != "all_reduce":
+        return False
+    return not (coll == "all_to_all" and inplace)
 
 
 @pytest.mark.timeout(300)
