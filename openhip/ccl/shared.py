@@ -16,7 +16,8 @@ message) works as with any numpy array.
 
 Each array holds one file descriptor (its memfd) until it is freed: mind ``ulimit -n`` with
 many hundreds of arrays, or allocate a few large ones and slice them. A peer keeps the memory of a freed array mapped until its next collective with the
-freeing rank. The arrays start zeroed.
+freeing rank. The arrays start zeroed. Unlike private memory, a shared array stays shared
+with a child made by ``fork()``: the child's writes to it are seen by the parent.
 """
 
 from __future__ import annotations
