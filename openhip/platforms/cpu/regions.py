@@ -10,7 +10,10 @@ between the regions -- the control flow that contains barriers -- runs once per 
 What it takes for a kernel to be split (anything else runs as fibers, unchanged):
 
 * its only synchronisation is ``__syncthreads();`` written as a statement (no warp functions,
-  no ``_count/_and/_or`` forms, no barrier inside a called function or a macro);
+  no barrier inside a called function or a macro), or ``__syncthreads_count/_and/_or(p)`` as
+  a statement, as the value of a declaration (``int n = __syncthreads_count(p);``), on the
+  right of an assignment to a name, or as the whole condition of an ``if``: each becomes plain
+  barriers around two block counters (the votes, the voters), with the result block-uniform;
 * every barrier sits in straight-line code or inside ``{}``, ``if``, ``for``, ``while`` and
   ``do`` statements whose conditions are provably the same for every thread of the block:
   built from literals, kernel parameters that no thread modifies, ``blockIdx``/``blockDim``/
@@ -36,6 +39,7 @@ correctness of diagnostics.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass, field
 
@@ -580,10 +584,15 @@ class _Kernel:
                 elif any(self.t(c) == "static" for c in d.stmt.children
                          if c.type == "storage_class_specifier"):
                     uniform.discard(d)
+        # the counters of expanded __syncthreads_count/_and/_or: written per thread between
+        # two barriers, read only after the second (see _expand_votes)
+        pinned = {d for d in candidates if d.name.startswith(_VOTE_COUNTERS)}
         changed = True
         while changed:
             changed = False
             for d in list(uniform):
+                if d in pinned:
+                    continue
                 if not self._stays_uniform(d, uniform):
                     uniform.discard(d)
                     changed = True
@@ -1195,6 +1204,119 @@ def _reference_parameters(root, data: bytes) -> dict[str, list[list]]:
     return out
 
 
+_VOTES = {"__syncthreads_count": "count", "__syncthreads_and": "and", "__syncthreads_or": "or"}
+#: names of the block counters an expanded vote uses (``__oh_vc_N``: votes, ``__oh_vn_N``: voters)
+_VOTE_COUNTERS = ("__oh_vc_", "__oh_vn_")
+
+
+def _expand_votes(data: bytes, func) -> list[tuple[int, int, bytes]]:
+    """Edits (start, end, text) of the kernel ``func`` turning every ``__syncthreads_count``,
+    ``_and`` and ``_or`` in a supported position into plain ``__syncthreads();`` around block
+    counters, on the same lines: ``T v = __syncthreads_or(p);`` becomes
+
+        __oh_vc_N = 0u; __oh_vn_N = 0u; __syncthreads();
+        ::openhip::detail::vote_add(__oh_vc_N, __oh_vn_N, (p)); __syncthreads();
+        T v = ((int)(__oh_vc_N != 0u)); __syncthreads();
+
+    (the counters are ``__shared__``, declared at the top of the body; the resets and the read
+    run where the whole block runs, the votes per thread between two barriers, and the last
+    barrier keeps the read apart from a later reset). A vote anywhere else is left alone (the
+    kernel then runs as fibers). Empty when the kernel has none."""
+    body = func.child_by_field_name("body")
+    if body is None:
+        return []
+    edits: list[tuple[int, int, bytes]] = []
+    count = 0
+    for node in _walk(body):
+        if node.type != "call_expression":
+            continue
+        fn = node.child_by_field_name("function")
+        args = node.child_by_field_name("arguments")
+        if fn is None or fn.type != "identifier" or _text(data, fn) not in _VOTES or \
+                args is None or len(args.named_children) != 1:
+            continue
+        kind = _VOTES[_text(data, fn)]
+        n = count
+        vc, vn = f"__oh_vc_{n}", f"__oh_vn_{n}"
+        pred = _text(data, args.named_children[0])
+        pre = (f"{vc} = 0u; {vn} = 0u; __syncthreads(); "
+               f"::openhip::detail::vote_add({vc}, {vn}, ({pred})); __syncthreads(); ")
+        result = {"count": f"((int){vc})", "and": f"((int)({vc} == {vn}))",
+                  "or": f"((int)({vc} != 0u))"}[kind]
+        parent = node.parent
+        grand = parent.parent if parent is not None else None
+
+        def replaced(stmt, inner_start: int, inner_end: int, new_inner: str) -> str:
+            return (_text(data, stmt)[:inner_start - stmt.start_byte] + new_inner +
+                    _text(data, stmt)[inner_end - stmt.start_byte:])
+
+        edit = None
+        if parent is not None and parent.type == "expression_statement":
+            edit = (parent.start_byte, parent.end_byte,
+                    f"{{ (void)({pred}); __syncthreads(); }}")
+        elif parent is not None and parent.type == "init_declarator" and \
+                parent.child_by_field_name("value") == node and grand is not None and \
+                grand.type == "declaration" and len(grand.children_by_field_name("declarator")) \
+                == 1 and grand.parent is not None and grand.parent.type == "compound_statement":
+            edit = (grand.start_byte, grand.end_byte,
+                    pre + replaced(grand, node.start_byte, node.end_byte, result) +
+                    " __syncthreads();")
+        elif parent is not None and parent.type == "assignment_expression" and \
+                parent.child_by_field_name("right") == node and \
+                (parent.child_by_field_name("left") or node).type == "identifier" and \
+                grand is not None and grand.type == "expression_statement":
+            edit = (grand.start_byte, grand.end_byte,
+                    "{ " + pre + replaced(grand, node.start_byte, node.end_byte, result) +
+                    " __syncthreads(); }")
+        elif parent is not None and parent.type == "condition_clause" and \
+                len(parent.named_children) == 1 and grand is not None and \
+                grand.type == "if_statement":
+            vr = f"__oh_vr_{n}"
+            edit = (grand.start_byte, grand.end_byte,
+                    "{ " + pre + f"const int {vr} = {result}; __syncthreads(); " +
+                    replaced(grand, node.start_byte, node.end_byte, vr) + " }")
+        if edit is None:
+            continue
+        if edits and edit[0] < edits[-1][1]:
+            return []  # nested votes: leave the kernel as written
+        edits.append((edit[0], edit[1], edit[2].encode()))
+        count += 1
+    if not edits:
+        return []
+    decl = "__shared__ unsigned " + ", ".join(f"__oh_vc_{i}, __oh_vn_{i}" for i in range(count))
+    open_brace = body.start_byte + 1
+    return [(open_brace, open_brace, (decl + "; ").encode())] + edits
+
+
+def _with_votes_expanded(data: bytes, func, template, scan_result: SourceScan):
+    """(data, function node, template node, scan) to analyse: the source with the kernel's
+    votes expanded (_expand_votes) and parsed again, or the source as it is. Byte offsets the
+    scan records inside the kernel are moved with the text."""
+    edits = _expand_votes(data, func)
+    if not edits:
+        return data, func, template, scan_result
+    out, last = [], 0
+    for start, end, text in edits:  # in order, not overlapping
+        out += [data[last:start], text]
+        last = end
+    new = b"".join(out + [data[last:]])
+
+    def moved(offset: int) -> int:
+        return offset + sum(len(t) - (e - s) for s, e, t in edits if e <= offset)
+
+    tree, _blanked = parse(new.decode("utf-8"))
+    found = next((n for n in _walk(tree.root_node)
+                  if n.type == "function_definition" and n.start_byte == func.start_byte), None)
+    if found is None:
+        return data, func, template, scan_result
+    tmpl = found.parent if template is not None and found.parent is not None and \
+        found.parent.type == "template_declaration" else None
+    scan2 = dataclasses.replace(scan_result, extern_shared=[
+        dataclasses.replace(e, start_byte=moved(e.start_byte), end_byte=moved(e.end_byte))
+        for e in scan_result.extern_shared])
+    return new, found, tmpl, scan2
+
+
 def split_kernels(source: str, scan_result: SourceScan, filename: str, kernels: list[str]
                   ) -> tuple[list[tuple[int, int, str]], dict[str, RegionPlan]]:
     """Split the named synchronising kernels (qualified names) of ``source`` at their
@@ -1246,7 +1368,9 @@ def split_kernels(source: str, scan_result: SourceScan, filename: str, kernels: 
         regions = 0
         try:
             for func, template in found[name]:
-                k = _Kernel(data, func, template, scan_result, constants, sync, filename,
+                kdata, kfunc, ktemplate, kscan = _with_votes_expanded(data, func, template,
+                                                                      scan_result)
+                k = _Kernel(kdata, kfunc, ktemplate, kscan, constants, sync, filename,
                             functions, macros)
                 k.analyse()
                 code = k.generate(name)

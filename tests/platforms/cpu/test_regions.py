@@ -409,7 +409,8 @@ def test_divergent_barrier_is_not_split():
     ("int m = o[0]; for (int i = 0; i < m; ++i) { __syncthreads(); }", "for loop"),
     ("switch (blockIdx.x) { case 0: __syncthreads(); }", "switch"),
     ("for (int i = 0; i < 4; ++i) { if (o[threadIdx.x]) break; __syncthreads(); }", "break"),
-    ("int c = __syncthreads_count(o[threadIdx.x]); o[0] = c;", "__syncthreads_count"),
+    ("o[0] = 1 + __syncthreads_count(o[threadIdx.x]);", "__syncthreads_count"),
+    ("while (__syncthreads_or(o[threadIdx.x])) { o[threadIdx.x] >>= 1; }", "__syncthreads_or"),
     ("o[0] = __shfl_down_sync(0xffffffffu, 1, 1); __syncthreads();", "__shfl_down_sync"),
     ("helper(); __syncthreads();", "helper"),
     ("auto v = o[threadIdx.x]; __syncthreads(); o[threadIdx.x] = v;", "auto"),
@@ -588,15 +589,26 @@ def test_cuda_samples_reduction(cpu_device, sync_mode, block):
         < 1e-2
 
 
-def _random_kernel(rng: np.random.Generator, index: int) -> str:
+def _random_kernel(rng: np.random.Generator, index: int, votes: bool = False) -> str:
     """A random race-free synchronising kernel: per-thread values a, b; each thread writes only
-    its own slot of w; r (what others read) is refreshed from w only between two barriers."""
+    its own slot of w; r (what others read) is refreshed from w only between two barriers.
+    ``votes``: also __syncthreads_count/_and/_or in the positions that split."""
     def stmts(depth: int, budget: int) -> list[str]:
         out = []
         for _ in range(budget):
             k = int(rng.integers(1, 7))
             choice = int(rng.integers(0, 9 if depth < 2 else 6))
-            if choice == 0:
+            if votes and rng.random() < 0.3:
+                choice = 9 + int(rng.integers(0, 3))
+            if choice == 9:
+                out.append(f"{{ int n{depth} = __syncthreads_count((a + {k}) % 3 == 0); "
+                           f"b += n{depth}; }}")
+            elif choice == 10:
+                out.append(f"{{ int o{depth}; o{depth} = __syncthreads_and(b % {k + 1} != 1); "
+                           f"a = a * 3 + o{depth}; }}")
+            elif choice == 11:
+                out.append(f"if (__syncthreads_or(a % {k + 5} == 0)) {{ b += {k}; }}")
+            elif choice == 0:
                 out.append(f"a = a * {k} + r[(threadIdx.x + {k}) % blockDim.x];")
             elif choice == 1:
                 out.append("w[threadIdx.x] = a ^ (b << 1);")
@@ -660,6 +672,30 @@ def test_random_kernels_agree_with_fibers(cpu_device, monkeypatch):
         np.testing.assert_array_equal(a, b, err_msg=kernels[i])
 
 
+def test_random_kernels_with_votes_agree_with_fibers(cpu_device, monkeypatch):
+    rng = np.random.default_rng(77)
+    kernels = [_random_kernel(rng, i, votes=True) for i in range(16)]
+    src = "\n".join(kernels)
+    assert "__syncthreads_count" in src and "__syncthreads_or" in src
+    x = RNG.integers(-1000, 1000, 3 * 96, dtype=np.int32)
+    results = {}
+    for mode in ("regions", "fibers"):
+        monkeypatch.setenv("OPENHIP_CPU_REGIONS", "1" if mode == "regions" else "0")
+        mod = hip.Module(src)
+        meta = mod.program.metadata["kernels"]
+        if mode == "regions":
+            split = [k for k, m in meta.items() if m["mode"] == "regions"]
+            assert len(split) >= 12, {k: m.get("regions_refused") for k, m in meta.items()}
+        outs = []
+        for i in range(len(kernels)):
+            out = hip.full(3 * 96, -7, np.int32)
+            mod.get_function(f"fuzz{i}")(3, 96, (hip.asarray(x), out))
+            outs.append(out.get())
+        results[mode] = outs
+    for i, (a, b) in enumerate(zip(results["regions"], results["fibers"], strict=True)):
+        np.testing.assert_array_equal(a, b, err_msg=kernels[i])
+
+
 HIP_DYN = r"""
 __global__ void rev(const float* in, float* out) {
   HIP_DYNAMIC_SHARED(float, buf)%s
@@ -679,3 +715,84 @@ def test_hip_dynamic_shared_macro(cpu_device, sync_mode, semicolon):
     out = hip.zeros_like(x)
     mod.get_function("rev")(3, 64, (hip.asarray(x), out), shared_mem=4 * 64)
     np.testing.assert_array_equal(out.get(), x.reshape(3, 64)[:, ::-1].ravel())
+
+
+
+VOTES = r"""
+// __syncthreads_count/_and/_or in every position that splits, in a uniform loop, with threads
+// that returned early (they no longer vote) and a uniform condition made of a vote's result.
+__global__ void votes(const int* in, int* out, int rounds) {
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = in[t];
+  if (v < -90) return;                                   // exited threads do not vote
+  int total = 0;
+  for (int r = 0; r < rounds; ++r) {
+    int positive = __syncthreads_count(v > r);           // a declaration
+    total += positive;
+    bool all = __syncthreads_and(v >= -r);
+    int any;
+    any = __syncthreads_or(v == 7 + r);                  // an assignment
+    if (__syncthreads_or(v > 1000)) { total += 1000000; }   // an if condition
+    __syncthreads_count(v);                              // a statement
+    if (positive > 3) {                                  // uniform: a vote's result
+      __syncthreads();
+      total += 7;
+    }
+    out[t * 4 + 0] = positive;
+    out[t * 4 + 1] = all;
+    out[t * 4 + 2] = any;
+  }
+  out[t * 4 + 3] = total;
+}
+"""
+
+
+def _votes_reference(x: np.ndarray, block: int, rounds: int) -> np.ndarray:
+    out = np.full(x.size * 4, -5, np.int32)
+    for b in range(x.size // block):
+        v = x[b * block:(b + 1) * block]
+        live = v >= -90
+        lv = v[live]
+        total = 0
+        for r in range(rounds):
+            positive = int(np.count_nonzero(lv > r))
+            total += positive
+            all_ = int(np.all(lv >= -r))
+            any_ = int(np.any(lv == 7 + r))
+            if np.any(lv > 1000):
+                total += 1000000
+            if positive > 3:
+                total += 7
+            idx = b * block + np.nonzero(live)[0]
+            out[idx * 4 + 0], out[idx * 4 + 1], out[idx * 4 + 2] = positive, all_, any_
+        idx = b * block + np.nonzero(live)[0]
+        out[idx * 4 + 3] = total
+    return out
+
+
+@pytest.mark.parametrize("block", [32, 96])
+def test_syncthreads_count_and_or(cpu_device, sync_mode, block):
+    x = RNG.integers(-100, 12, block * 5, dtype=np.int32)
+    x[3] = 2000  # one block where some thread votes for the if
+    mod = build(VOTES, sync_mode, {"votes": "regions"})
+    out = hip.asarray(np.full(x.size * 4, -5, np.int32))
+    mod.get_function("votes")(5, block, (hip.asarray(x), out, 6))
+    np.testing.assert_array_equal(out.get(), _votes_reference(x, block, 6))
+
+
+def test_vote_plans_and_line_numbers():
+    src = VOTES
+    ok, reason = plan(src)["votes"]
+    assert ok, reason
+    result = scan(src)
+    edits, _ = split_kernels(src, result, "k.hip", ["votes"])
+    generated = edits[0][2]
+    assert "__syncthreads_count" not in generated and "vote_add" in generated
+    # every statement keeps the line of the vote it came from
+    line_of = {n: i + 1 for i, n in enumerate(src.splitlines())}
+    for text, tag in (("int positive = ((int)__oh_vc_0);", "a declaration"),
+                      ("any = ((int)(__oh_vc_2 != 0u));", "an assignment")):
+        at = generated.index(text)
+        directive = generated.rfind("#line ", 0, at)
+        number = int(generated[directive:].split()[1])
+        assert any(tag in line and k == number for line, k in line_of.items()), (text, number)

@@ -689,6 +689,14 @@ __attribute__((always_inline)) inline uint64_t region_slot(uint64_t size, unsign
   return (size * n + 63) & ~uint64_t(63);
 }
 
+// __syncthreads_count/_and/_or in a kernel split at its barriers (regions.py expands each into
+// plain barriers around two block counters): one thread's vote. Threads of a region run one
+// after another on one OS thread, so plain increments are exact.
+__attribute__((always_inline)) inline void vote_add(unsigned& count, unsigned& live, int pred) {
+  count += pred != 0;
+  ++live;
+}
+
 // This OS thread's scratch area for the per-thread copies of values that live across a
 // barrier in regions mode: cache-line aligned, grown as needed, reused by every block.
 __attribute__((noinline)) inline unsigned char* region_scratch_grow(uint64_t bytes);
