@@ -12,7 +12,8 @@ What it takes for a kernel to be split (anything else runs as fibers, unchanged)
 * its only synchronisation is ``__syncthreads();`` written as a statement (no warp functions,
   no barrier inside a called function or a macro), or ``__syncthreads_count/_and/_or(p)`` as
   a statement, as the value of a declaration (``int n = __syncthreads_count(p);``), on the
-  right of an assignment to a name, or as the whole condition of an ``if``: each becomes plain
+  right of an assignment to a name, or as the whole condition of an ``if`` or a ``while``: each
+  becomes plain
   barriers around two block counters (the votes, the voters), with the result block-uniform;
 * every barrier sits in straight-line code or inside ``{}``, ``if``, ``for``, ``while`` and
   ``do`` statements whose conditions are provably the same for every thread of the block:
@@ -757,6 +758,18 @@ class _Kernel:
             kids = s.named_children
             return bool(kids) and self._uniform_stmt_expr(kids[0], self.uniform) and \
                 not self._is_barrier_stmt(s)
+        if t == "if_statement" and s.child_by_field_name("alternative") is None:
+            # `if (uniform) break;` / `continue;` in a loop split at its barriers: the whole
+            # block leaves (or goes round) the loop together
+            cond = s.child_by_field_name("condition")
+            value = cond.child_by_field_name("value") if cond is not None else None
+            jump = s.child_by_field_name("consequence")
+            while jump is not None and jump.type == "compound_statement" and \
+                    len(jump.named_children) == 1:
+                jump = jump.named_children[0]
+            return value is not None and jump is not None and \
+                jump.type in ("break_statement", "continue_statement") and \
+                self._uniform_expr(value, self.uniform)
         return False
 
     def _assign_regions(self, lst) -> None:
@@ -1275,6 +1288,16 @@ def _expand_votes(data: bytes, func) -> list[tuple[int, int, bytes]]:
             edit = (grand.start_byte, grand.end_byte,
                     "{ " + pre + f"const int {vr} = {result}; __syncthreads(); " +
                     replaced(grand, node.start_byte, node.end_byte, vr) + " }")
+        elif parent is not None and parent.type == "condition_clause" and \
+                len(parent.named_children) == 1 and grand is not None and \
+                grand.type == "while_statement" and grand.child_by_field_name("body") is not None:
+            # while (vote) S  ->  for (;;) { vote; if (!result) break; S }  (a `continue` in S
+            # goes back to the vote, as it went back to the condition)
+            vr = f"__oh_vr_{n}"
+            body_node = grand.child_by_field_name("body")
+            edit = (grand.start_byte, grand.end_byte,
+                    "for (;;) { " + pre + f"const int {vr} = {result}; __syncthreads(); "
+                    f"if (!{vr}) break; " + _text(data, body_node) + " }")
         if edit is None:
             continue
         if edits and edit[0] < edits[-1][1]:

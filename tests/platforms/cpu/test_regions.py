@@ -410,7 +410,8 @@ def test_divergent_barrier_is_not_split():
     ("switch (blockIdx.x) { case 0: __syncthreads(); }", "switch"),
     ("for (int i = 0; i < 4; ++i) { if (o[threadIdx.x]) break; __syncthreads(); }", "break"),
     ("o[0] = 1 + __syncthreads_count(o[threadIdx.x]);", "__syncthreads_count"),
-    ("while (__syncthreads_or(o[threadIdx.x])) { o[threadIdx.x] >>= 1; }", "__syncthreads_or"),
+    ("do { o[threadIdx.x] >>= 1; } while (__syncthreads_or(o[threadIdx.x]));",
+     "__syncthreads_or"),
     ("o[0] = __shfl_down_sync(0xffffffffu, 1, 1); __syncthreads();", "__shfl_down_sync"),
     ("helper(); __syncthreads();", "helper"),
     ("auto v = o[threadIdx.x]; __syncthreads(); o[threadIdx.x] = v;", "auto"),
@@ -796,3 +797,57 @@ def test_vote_plans_and_line_numbers():
         directive = generated.rfind("#line ", 0, at)
         number = int(generated[directive:].split()[1])
         assert any(tag in line and k == number for line, k in line_of.items()), (text, number)
+
+
+
+WHILE_VOTE = r"""
+// Iterate until no thread of the block has work left (a common use of __syncthreads_or), with
+// a neighbour exchange through shared memory in each round, a uniform continue and break.
+__global__ void settle(int* x, int* rounds, int limit) {
+  __shared__ int s[128];
+  unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+  int v = x[t];
+  int r = 0;
+  while (__syncthreads_or(v > 10)) {
+    ++r;
+    if (r % 3 == 0) continue;                 // uniform: every thread skips this round
+    s[threadIdx.x] = v;
+    __syncthreads();
+    v = v / 2 + (s[(threadIdx.x + 1) % blockDim.x] & 1);
+    __syncthreads();
+    if (r >= limit) break;                    // uniform
+  }
+  x[t] = v;
+  if (threadIdx.x == 0) rounds[blockIdx.x] = r;
+}
+"""
+
+
+def _settle_reference(x: np.ndarray, block: int, limit: int) -> tuple[np.ndarray, np.ndarray]:
+    x = x.copy()
+    rounds = np.zeros(x.size // block, np.int32)
+    for b in range(x.size // block):
+        v = x[b * block:(b + 1) * block].copy()
+        r = 0
+        while np.any(v > 10):
+            r += 1
+            if r % 3 == 0:
+                continue
+            v = v // 2 + (np.roll(v, -1) & 1)
+            if r >= limit:
+                break
+        x[b * block:(b + 1) * block] = v
+        rounds[b] = r
+    return x, rounds
+
+
+@pytest.mark.parametrize("limit", [4, 100])
+def test_while_syncthreads_or_loop(cpu_device, sync_mode, limit):
+    block = 64
+    x = RNG.integers(0, 3000, block * 4, dtype=np.int32)
+    mod = build(WHILE_VOTE, sync_mode, {"settle": "regions"})
+    d, rounds = hip.asarray(x), hip.zeros(4, np.int32)
+    mod.get_function("settle")(4, block, (d, rounds, limit))
+    want_x, want_rounds = _settle_reference(x, block, limit)
+    np.testing.assert_array_equal(d.get(), want_x)
+    np.testing.assert_array_equal(rounds.get(), want_rounds)
