@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import ctypes
 import mmap
+import operator
 import os
 import weakref
 from typing import Any
@@ -67,8 +68,12 @@ def empty(shape: int | tuple[int, ...], dtype: Any = np.float32) -> np.ndarray:
     Raises CclError when shared memory cannot be allocated.
     """
     dt = np.dtype(dtype)
-    shape_t = ((int(shape),) if isinstance(shape, (int, np.integer))
-               else tuple(int(d) for d in shape))
+    try:  # integers only, as numpy takes them (2.5 or "3" is a TypeError, not a truncation)
+        shape_t = ((operator.index(shape),) if not isinstance(shape, (tuple, list))
+                   else tuple(operator.index(d) for d in shape))
+    except TypeError as exc:
+        raise TypeError(f"shape must be an integer or a tuple of integers, got {shape!r}") \
+            from exc
     if any(d < 0 for d in shape_t):
         raise ValueError(f"negative dimensions are not allowed: {shape_t}")
     nbytes = int(np.prod(shape_t, dtype=np.int64)) * dt.itemsize

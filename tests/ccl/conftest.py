@@ -92,7 +92,16 @@ def mpirun(tmp: Path, n: int, scenario: str, *args: str, env: dict | None = None
     return p.returncode, collect(tmp, n), p.stderr
 
 
+def case_params(configs: dict[str, bool]) -> list:
+    """pytest params (config, case id) for every case of ranks.cases(subset) per config
+    (``configs``: config name -> subset)."""
+    return [pytest.param(config, ranks.case_id(case), id=f"{config}-{ranks.case_id(case)}")
+            for config, subset in configs.items() for case in ranks.cases(subset)]
+
+
 def all_ok(results: list[dict]) -> None:
+    """Every rank reported something, and every case it reported is "ok"."""
+    assert all(results), f"a rank reported nothing: {results}"
     bad = {f"rank{r}:{k}": v for r, d in enumerate(results) for k, v in d.items() if v != "ok"}
     assert not bad, bad
 

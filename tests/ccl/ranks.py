@@ -191,17 +191,19 @@ def run_case(comm: ccl.Communicator, case: tuple, seed: int, count: int) -> str 
     return f"unknown collective {coll}"
 
 
+def try_case(comm: ccl.Communicator, case: tuple, seed: int, count: int) -> str:
+    """run_case's verdict: "ok", what was wrong, or the exception it raised."""
+    try:
+        return run_case(comm, case, seed, count) or "ok"
+    except Exception as exc:  # noqa: BLE001 - reported per case
+        return f"{type(exc).__name__}: {exc}"
+
+
 def matrix(comm: ccl.Communicator, args: list[str]) -> dict:
     count = int(args[0]) if args else 37
     subset = len(args) > 1 and args[1] == "subset"
-    results = {}
-    for i, case in enumerate(cases(subset)):
-        try:
-            err = run_case(comm, case, i, count)
-        except Exception as exc:  # noqa: BLE001 - reported per case
-            err = f"{type(exc).__name__}: {exc}"
-        results[case_id(case)] = err or "ok"
-    return results
+    return {case_id(case): try_case(comm, case, i, count)
+            for i, case in enumerate(cases(subset))}
 
 
 #: (dtype, elements) of the all-reduce size bands: around 1 MiB (one rsag window), inside
@@ -267,11 +269,7 @@ def shared(comm: ccl.Communicator, args: list[str]) -> dict:
     stats = getattr(comm._t, "zero_copy_stats", lambda: (0, 0))  # shm transport only
     for i, case in enumerate(cases(subset)):
         before = stats()[0]
-        try:
-            err = run_case(comm, case, i, count)
-        except Exception as exc:  # noqa: BLE001 - reported per case
-            err = f"{type(exc).__name__}: {exc}"
-        results[case_id(case)] = err or "ok"
+        results[case_id(case)] = try_case(comm, case, i, count)
         if stats()[0] > before:
             zero_copy.append(case_id(case))
     results["zero-copy-cases"] = zero_copy
@@ -584,11 +582,7 @@ def shared_random(comm: ccl.Communicator, args: list[str]) -> dict:
         case = every[int(same_rng.integers(len(every)))]
         count = int(same_rng.choice([1, 7, 1000, 40_003, 300_001]))
         SHARED = bool(own_rng.random() < 0.7)
-        try:
-            err = run_case(comm, case, i, count)
-        except Exception as exc:  # noqa: BLE001 - reported per case
-            err = f"{type(exc).__name__}: {exc}"
-        res[f"{i}-{case_id(case)}-{count}"] = err or "ok"
+        res[f"{i}-{case_id(case)}-{count}"] = try_case(comm, case, i, count)
     SHARED = False
     return res
 

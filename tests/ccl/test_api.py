@@ -154,5 +154,4 @@ def test_torch_cpu_tensors(tmp_path, n):
     pytest.importorskip("torch", reason="torch is not installed")
     rc, results, err = launch(tmp_path, n, "torch_tensors", timeout=240)
     assert rc == 0, err[-3000:]
-    for r, d in enumerate(results):
-        assert d and all(v == "ok" for v in d.values()), f"rank {r}: {d}"
+    all_ok(results)

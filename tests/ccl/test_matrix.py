@@ -6,7 +6,7 @@ One job per configuration runs all its cases (ranks.py matrix); each case is rep
 from __future__ import annotations
 
 import pytest
-from conftest import have_mpi, launch, mpirun, ranks
+from conftest import case_params, have_mpi, launch, mpirun
 
 CONFIGS = {
     # name: (ranks, args, env, how)
@@ -44,18 +44,9 @@ def _run(config: str, tmp_path_factory) -> tuple:
     return _results[config]
 
 
-def _params():
-    out = []
-    for config, (_, args, _, _) in CONFIGS.items():
-        subset = len(args) > 1 and args[1] == "subset"
-        for case in ranks.cases(subset):
-            out.append(pytest.param(config, ranks.case_id(case),
-                                    id=f"{config}-{ranks.case_id(case)}"))
-    return out
-
-
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("config,case", _params())
+@pytest.mark.parametrize("config,case", case_params(
+    {config: len(args) > 1 and args[1] == "subset" for config, (_, args, _, _) in CONFIGS.items()}))
 def test_case(config, case, tmp_path_factory):
     res = _run(config, tmp_path_factory)
     if res[0] == "skip":

@@ -16,7 +16,7 @@ import time
 import ml_dtypes
 import numpy as np
 import pytest
-from conftest import have_mpi, launch, mpirun, ranks, spawn
+from conftest import all_ok, case_params, have_mpi, launch, mpirun, ranks, spawn
 
 from openhip import ccl
 
@@ -68,6 +68,10 @@ def test_bad_shapes():
         ccl.empty((-1, 4))
     with pytest.raises(TypeError):
         ccl.empty(4, "not a dtype")
+    for shape in (2.5, "3", (2, 1.5), None):
+        with pytest.raises(TypeError, match="shape"):
+            ccl.empty(shape)
+    assert ccl.empty(np.int64(3)).shape == (3,) and ccl.empty([2, 3]).shape == (2, 3)
 
 
 def test_freeing_releases_the_descriptor():
@@ -112,18 +116,9 @@ def _run(config: str, tmp_path_factory) -> tuple:
     return _results[config]
 
 
-def _params():
-    out = []
-    for config, (_, args, _, _) in MATRIX.items():
-        subset = len(args) > 2 and args[2] == "subset"
-        for case in ranks.cases(subset):
-            out.append(pytest.param(config, ranks.case_id(case),
-                                    id=f"{config}-{ranks.case_id(case)}"))
-    return out
-
-
 @pytest.mark.timeout(300)
-@pytest.mark.parametrize("config,case", _params())
+@pytest.mark.parametrize("config,case", case_params(
+    {config: len(args) > 2 and args[2] == "subset" for config, (_, args, _, _) in MATRIX.items()}))
 def test_case(config, case, tmp_path_factory):
     rc, results, err = _run(config, tmp_path_factory)
     assert rc == 0, err[-3000:]
@@ -185,8 +180,7 @@ def test_large_all_reduce_and_reduce(config, tmp_path):
 def test_arrays_freed_in_a_loop(n, tmp_path):
     rc, results, err = launch(tmp_path, n, "shared_churn", timeout=240)
     assert rc == 0, err[-3000:]
-    for r, d in enumerate(results):
-        assert d and all(v == "ok" for v in d.values()), f"rank {r}: {d}"
+    all_ok(results)
 
 
 @pytest.mark.parametrize("n", [2, 3])
@@ -212,8 +206,7 @@ def test_cpu_platform_devicearray_over_a_shared_array(tmp_path):
 def test_send_recv_from_shared_arrays(n, tmp_path):
     rc, results, err = launch(tmp_path, n, "shared_p2p", timeout=240)
     assert rc == 0, err[-3000:]
-    for r, d in enumerate(results):
-        assert d and all(v == "ok" for v in d.values()), f"rank {r}: {d}"
+    all_ok(results)
 
 
 @pytest.mark.timeout(300)
@@ -221,8 +214,7 @@ def test_send_recv_from_shared_arrays(n, tmp_path):
 def test_ranks_with_different_settings_choose_alike(n, tmp_path):
     rc, results, err = launch(tmp_path, n, "mixed_settings", timeout=240)
     assert rc == 0, err[-3000:]
-    for r, d in enumerate(results):
-        assert d and all(v == "ok" for v in d.values()), f"rank {r}: {d}"
+    all_ok(results)
 
 
 @pytest.mark.timeout(300)

@@ -650,9 +650,8 @@ __global__ void fuzz{index}(const int* in, int* out) {{
 """
 
 
-def test_random_kernels_agree_with_fibers(cpu_device, monkeypatch):
-    rng = np.random.default_rng(2024)
-    kernels = [_random_kernel(rng, i) for i in range(24)]
+def _agree_with_fibers(kernels: list[str], monkeypatch, min_split: int) -> None:
+    """Run the fuzz kernels split and as fibers: at least ``min_split`` split, same bits."""
     src = "\n".join(kernels)
     x = RNG.integers(-1000, 1000, 3 * 96, dtype=np.int32)
     results = {}
@@ -662,7 +661,7 @@ def test_random_kernels_agree_with_fibers(cpu_device, monkeypatch):
         meta = mod.program.metadata["kernels"]
         if mode == "regions":
             split = [k for k, m in meta.items() if m["mode"] == "regions"]
-            assert len(split) >= 20, {k: m.get("regions_refused") for k, m in meta.items()}
+            assert len(split) >= min_split, {k: m.get("regions_refused") for k, m in meta.items()}
         outs = []
         for i in range(len(kernels)):
             out = hip.full(3 * 96, -7, np.int32)
@@ -671,6 +670,11 @@ def test_random_kernels_agree_with_fibers(cpu_device, monkeypatch):
         results[mode] = outs
     for i, (a, b) in enumerate(zip(results["regions"], results["fibers"], strict=True)):
         np.testing.assert_array_equal(a, b, err_msg=kernels[i])
+
+
+def test_random_kernels_agree_with_fibers(cpu_device, monkeypatch):
+    rng = np.random.default_rng(2024)
+    _agree_with_fibers([_random_kernel(rng, i) for i in range(24)], monkeypatch, 20)
 
 
 def test_random_kernels_with_votes_agree_with_fibers(cpu_device, monkeypatch):
@@ -678,23 +682,7 @@ def test_random_kernels_with_votes_agree_with_fibers(cpu_device, monkeypatch):
     kernels = [_random_kernel(rng, i, votes=True) for i in range(16)]
     src = "\n".join(kernels)
     assert "__syncthreads_count" in src and "__syncthreads_or" in src
-    x = RNG.integers(-1000, 1000, 3 * 96, dtype=np.int32)
-    results = {}
-    for mode in ("regions", "fibers"):
-        monkeypatch.setenv("OPENHIP_CPU_REGIONS", "1" if mode == "regions" else "0")
-        mod = hip.Module(src)
-        meta = mod.program.metadata["kernels"]
-        if mode == "regions":
-            split = [k for k, m in meta.items() if m["mode"] == "regions"]
-            assert len(split) >= 12, {k: m.get("regions_refused") for k, m in meta.items()}
-        outs = []
-        for i in range(len(kernels)):
-            out = hip.full(3 * 96, -7, np.int32)
-            mod.get_function(f"fuzz{i}")(3, 96, (hip.asarray(x), out))
-            outs.append(out.get())
-        results[mode] = outs
-    for i, (a, b) in enumerate(zip(results["regions"], results["fibers"], strict=True)):
-        np.testing.assert_array_equal(a, b, err_msg=kernels[i])
+    _agree_with_fibers(kernels, monkeypatch, 12)
 
 
 HIP_DYN = r"""
