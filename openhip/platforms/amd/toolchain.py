@@ -4,7 +4,10 @@ The source is compiled as given (compiler line numbers are the user's; hiprtc's 
 name in the log is replaced by the user's file name) with openhip's ``include/`` directory first
 on the include path: it supplies what older ROCm lacks (``hip_bf16.h``/``__hip_bfloat16``, parts of
 the ``__half`` API), openhip's own ``_sync`` warp functions (32- or 64-bit masks, every ROCm), and
-keeps host C headers, which clash with hiprtc's own, out.
+keeps host C headers, which clash with hiprtc's own, out. ``freestanding/`` (``stdarg.h``,
+``stdbool.h``...) comes last (``-idirafter``): a hiprtc that finds no compiler resource headers
+(Debian's ROCm 5.2 looks for clang 15's, absent unless that exact clang is installed) gets them
+from there, so ``<cstdio>`` and friends still compile; where the resource headers exist they win.
 The arch is validated before hiprtc is called (see :mod:`.arch`).
 """
 
@@ -27,6 +30,8 @@ from .arch import AmdArch, parse_arch, supported_archs
 from .errors import HIPRTC_ERROR_COMPILATION, HIPRTC_RESULTS, check_rtc
 
 INCLUDE_DIR = Path(__file__).with_name("include")
+#: The compiler's freestanding C headers, searched after every system directory.
+FREESTANDING_DIR = Path(__file__).with_name("freestanding")
 _COMGR_NAME = re.compile(r"\S*comgr-[^/\s]+/input/CompileSource")
 
 #: NVRTC/nvcc spellings users carry over, and their clang equivalents (None: dropped).
@@ -53,7 +58,7 @@ def translate_options(options: Sequence[str]) -> list[str]:
 
 
 def _headers_digest() -> str:
-    return headers_digest(INCLUDE_DIR, SHARED_INCLUDE_DIR)
+    return headers_digest(INCLUDE_DIR, SHARED_INCLUDE_DIR, FREESTANDING_DIR)
 
 
 def kernels_and_globals(image: bytes) -> tuple[list[str], list[str]]:
@@ -105,6 +110,7 @@ class HiprtcToolchain:
             target.hiprtc_option,
             f"-I{INCLUDE_DIR}",
             f"-I{SHARED_INCLUDE_DIR}",
+            f"-idirafter{FREESTANDING_DIR}",
             "-std=c++17",
             "-O3",
             *translate_options(options),
