@@ -11,18 +11,35 @@ Usage::
     python tools/gen_hipify_maps.py [--tables DIR] [--out FILE] [--check]
 
 ``--check`` exits 1 when the committed module differs from what the tables produce.
+
+HIPIFY flags some CUDA device functions unsupported that openhip's platforms provide
+(``__shfl_down_sync``, ``umin``, the bf16 conversions...). ``--probe`` finds them: it compiles a
+reference to every device function HIPIFY calls unsupported against each platform's headers (the
+CPU platform's with the host compiler, the AMD platform's with hiprtc, the NVIDIA platform's with
+NVRTC) and writes the names that every platform declares to ``tools/hipify_provided.txt``. The
+generated module marks those names ``OPENHIP_PROVIDED`` (kept, not reported unsupported) instead
+of ``UNSUPPORTED``. tests/hipify/test_hipify_provided.py re-runs the probe on the toolchains it
+finds and checks the list against it.
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import re
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_TABLES = ROOT.parent / "shared" / "hipify-map"
 DEFAULT_OUT = ROOT / "openhip" / "hipify" / "_maps.py"
+PROVIDED = ROOT / "tools" / "hipify_provided.txt"
+#: The HIP headers hipify's include map produces for device code; the probe includes them all.
+PROBE_HEADERS = ("hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_fp8.h")
+#: The platforms whose headers must all declare a name for it to count as provided.
+PROBE_PLATFORMS = ("cpu", "amd", "nvidia")
 
 #: HIPIFY's statistics categories, in HIPIFY's order (Statistics.cpp ``counterTypes``).
 CONV_TYPES = (
@@ -47,7 +64,13 @@ FLAGS = (
     "UNSUPPORTED", "HIP_UNSUPPORTED", "ROC_UNSUPPORTED", "CUDA_DEPRECATED", "CUDA_REMOVED",
     "HIP_DEPRECATED", "HIP_REMOVED", "HIP_EXPERIMENTAL", "HIP_SUPPORTED_V2_ONLY", "DEPRECATED",
     "ROC_DEPRECATED", "CUDA_OVERLOADED", "ROC_MIOPEN_ONLY", "REMOVED", "ROC_REMOVED",
+    "OPENHIP_PROVIDED",
 )
+#: Headers of the provided device functions that this HIPIFY snapshot does not map (later HIPIFY
+#: releases do); every openhip platform ships the HIP side. Added only where the tables lack them.
+OPENHIP_INCLUDES = {"cuda_bf16.h": "hip/hip_bf16.h", "cuda_fp8.h": "hip/hip_fp8.h"}
+#: HIPIFY's "no HIP equivalent" flags, which a provided name loses.
+_HIP_UNSUPPORTED_BITS = (1 << FLAGS.index("UNSUPPORTED")) | (1 << FLAGS.index("HIP_UNSUPPORTED"))
 KINDS = ("function", "type", "enum_value", "define", "device_function", "device_type", "include")
 
 MIT_NOTICE = """\
@@ -99,24 +122,165 @@ def _table_text(table: dict[str, tuple]) -> str:
     return "(\n" + "".join(f"    {line!r}\n" for line in _lines(table)) + ")"
 
 
-def build(tables: Path) -> str:
-    """Return the text of the generated module."""
+def unsupported_device_functions(tables: Path) -> list[str]:
+    """The CUDA device functions HIPIFY reports as having no HIP equivalent, in table order."""
+    names: dict[str, None] = {}
+    for row in _read_tsv(tables / "cuda2hip.tsv"):
+        flags = set(row["flags"].split("|"))
+        if row["kind"] == "device_function" and flags & {"UNSUPPORTED", "HIP_UNSUPPORTED"}:
+            names.setdefault(row["cuda_name"], None)
+    return list(names)
+
+
+def probe_source(names: list[str]) -> tuple[str, dict[int, str]]:
+    """A translation unit that refers to each name once (a macro counts as declared), and the
+    line of each reference."""
+    lines = [f"#include <{h}>" for h in PROBE_HEADERS]
+    where: dict[int, str] = {}
+    for i, name in enumerate(names):
+        lines.append(f"#ifndef {name}")
+        lines.append(f"__device__ void openhip_probe_{i}() {{ (void){name}; }}")
+        where[len(lines)] = name
+        lines.append("#endif")
+    return "\n".join(lines) + "\n", where
+
+
+# "not declared" as g++, clang (hiprtc) and NVRTC say it; other errors (an overloaded name whose
+# address cannot be taken) mean the name is declared.
+_UNDECLARED = re.compile(
+    r"[:(](\d+)(?::\d+|\)): error: (?:\S+ was not declared in this scope|"
+    r"use of undeclared identifier|identifier \"\w+\" is undefined)")
+
+
+def _undeclared(log: str, where: dict[int, str]) -> set[str]:
+    found = set()
+    for m in _UNDECLARED.finditer(log):
+        line = int(m.group(1))
+        if line not in where:
+            raise RuntimeError(f"probe: unexpected diagnostic at line {line}:\n{log[-2000:]}")
+        found.add(where[line])
+    return found
+
+
+def probe(platform: str, names: list[str]) -> set[str]:
+    """The subset of ``names`` that ``platform``'s headers declare. RuntimeError when the
+    platform's compiler is not installed or the probe fails for another reason."""
+    source, where = probe_source(names)
+    sys.path.insert(0, str(ROOT))
+    try:
+        if platform == "cpu":
+            log = _probe_cpu(source)
+        elif platform == "amd":
+            log = _probe_amd(source)
+        elif platform == "nvidia":
+            log = _probe_nvidia(source)
+        else:
+            raise ValueError(f"unknown platform {platform!r}")
+    finally:
+        sys.path.remove(str(ROOT))
+    return set(names) - _undeclared(log, where)
+
+
+def _probe_cpu(source: str) -> str:
+    from openhip.platforms.cpu.compiler import find_compiler
+    from openhip.platforms.cpu.runtime_lib import INCLUDE_DIR
+
+    compiler, why = find_compiler()
+    if compiler is None:
+        raise RuntimeError(f"no host C++ compiler: {why}")
+    with tempfile.TemporaryDirectory() as tmp:
+        src = Path(tmp) / "probe.cpp"
+        src.write_text(source)
+        proc = subprocess.run([compiler.path, "-x", "c++", "-std=c++17", "-fsyntax-only",
+                               "-fmax-errors=0" if "clang" not in compiler.path else
+                               "-ferror-limit=0", "-isystem", str(INCLUDE_DIR), str(src)],
+                              capture_output=True, text=True, timeout=600)
+    return proc.stderr
+
+
+def _probe_amd(source: str) -> str:
+    from openhip.platforms.amd import toolchain
+
+    try:
+        tool = toolchain()
+    except OSError as exc:
+        raise RuntimeError(f"hiprtc unavailable: {exc}") from exc
+    opts = tool.hiprtc_options(tool.parse_arch("gfx90a"), ["-fsyntax-only", "-ferror-limit=0"])
+    ok, log, _binary, _names = tool._compile_once(source, "probe.hip", opts, [])
+    return log
+
+
+def _probe_nvidia(source: str) -> str:
+    from openhip.errors import CompileError
+    from openhip.platforms.nvidia import toolchain
+
+    try:
+        tool = toolchain()
+    except (ImportError, OSError, RuntimeError) as exc:
+        raise RuntimeError(f"NVRTC unavailable: {exc}") from exc
+    # NVRTC stops after 100 errors: probe in chunks whose line numbers stay the source's.
+    lines = source.splitlines(keepends=True)
+    head = len(PROBE_HEADERS)
+    logs = []
+    for start in range(head, len(lines), 150):
+        chunk = lines[:head] + ["\n"] * (start - head) + lines[start:start + 150]
+        try:
+            tool.compile("".join(chunk), arch="sm_90", filename="probe.hip")
+        except CompileError as exc:
+            logs.append(exc.log)
+    return "\n".join(logs)
+
+
+def read_provided(path: Path = PROVIDED) -> set[str]:
+    """The names ``--probe`` recorded (comment lines start with #)."""
+    if not path.exists():
+        return set()
+    return {line.strip() for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip() and not line.startswith("#")}
+
+
+def write_provided(tables: Path, path: Path = PROVIDED) -> set[str]:
+    """Probe every platform and write the names all of them declare."""
+    names = unsupported_device_functions(tables)
+    provided = set(names)
+    for platform in PROBE_PLATFORMS:
+        provided &= probe(platform, names)
+    text = ("# CUDA device functions HIPIFY calls unsupported in HIP that every openhip platform\n"
+            "# declares (written by tools/gen_hipify_maps.py --probe; do not edit).\n"
+            f"# Probed with the {', '.join(PROBE_PLATFORMS)} platforms' headers.\n"
+            + "".join(f"{n}\n" for n in names if n in provided))
+    path.write_text(text, encoding="utf-8")
+    return provided
+
+
+def build(tables: Path, provided: set[str] | None = None) -> str:
+    """Return the text of the generated module (``provided``: names to mark OPENHIP_PROVIDED,
+    by default those of tools/hipify_provided.txt)."""
+    provided = read_provided() if provided is None else provided
     rows = _read_tsv(tables / "cuda2hip.tsv")
     versions = _read_tsv(tables / "cuda2hip-versions.tsv")
     renames: dict[str, tuple] = {}
     includes: dict[str, tuple] = {}
     for row in rows:
+        hip_name, flags = row["hip_name"], _flag_bits(row["flags"])
+        if row["kind"] == "device_function" and row["cuda_name"] in provided:
+            hip_name = row["cuda_name"]  # the name the probe found (HIP's may differ)
+            flags = (flags & ~_HIP_UNSUPPORTED_BITS) | (1 << FLAGS.index("OPENHIP_PROVIDED"))
         entry = (
-            row["hip_name"],
+            hip_name,
             row["roc_name"],
             CONV_TYPES.index(row["conv"]),
             LIBRARIES.index(row["library"]),
-            _flag_bits(row["flags"]),
+            flags,
             KINDS.index(row["kind"]),
         )
         table = includes if row["kind"] == "include" else renames
         # HIPIFY merges its maps keeping the first entry of a name; do the same.
         table.setdefault(row["cuda_name"], entry)
+    for cuda_name, hip_name in OPENHIP_INCLUDES.items():
+        includes.setdefault(cuda_name, (hip_name, "", CONV_TYPES.index("CONV_INCLUDE"),
+                                        LIBRARIES.index("CUDA_Runtime_API"), 0,
+                                        KINDS.index("include")))
     cuda_versions: dict[str, tuple[str, str]] = {}
     for row in versions:
         dep, rem = row["cuda_deprecated"], row["cuda_removed"]
@@ -128,6 +292,9 @@ def build(tables: Path) -> str:
         "RENAMES and INCLUDES hold one tab-separated line per CUDA name:\n"
         "cuda_name, hip_name, roc_name, conv index into CONV_TYPES, library index into LIBRARIES,\n"
         "flag bits (bit i = FLAGS[i]), kind index into KINDS.\n"
+        "OPENHIP_PROVIDED marks device functions HIPIFY calls unsupported that every openhip\n"
+        "platform provides (tools/hipify_provided.txt): hip_name is the CUDA name itself.\n"
+        "INCLUDES also maps cuda_bf16.h and cuda_fp8.h (OPENHIP_INCLUDES in the generator).\n"
         "CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.\n"
         "openhip.hipify.maps parses them once, on first use.\n"
         '"""\n',
@@ -152,7 +319,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--tables", type=Path, default=DEFAULT_TABLES)
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--check", action="store_true", help="fail if the output is stale")
+    parser.add_argument("--probe", action="store_true",
+                        help=f"re-probe the platforms' headers into {PROVIDED.name} first "
+                             "(needs the host compiler, hiprtc and NVRTC)")
     args = parser.parse_args(argv)
+    if args.probe:
+        try:
+            found = write_provided(args.tables)
+        except RuntimeError as exc:
+            print(f"probe failed: {exc}", file=sys.stderr)
+            return 2
+        print(f"wrote {PROVIDED} ({len(found)} names)")
     text = build(args.tables)
     if args.check:
         current = args.out.read_text(encoding="utf-8") if args.out.exists() else ""

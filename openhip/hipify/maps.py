@@ -26,6 +26,8 @@ CUDA_OVERLOADED = 1 << 11
 ROC_MIOPEN_ONLY = 1 << 12
 REMOVED = 1 << 13
 ROC_REMOVED = 1 << 14
+#: openhip's own: HIPIFY calls the device function unsupported, every openhip platform has it.
+OPENHIP_PROVIDED = 1 << 15
 
 # Kinds, in the order of ``_maps.KINDS``.
 KIND_FUNCTION, KIND_TYPE, KIND_ENUM, KIND_DEFINE, KIND_DEVICE_FUNCTION, KIND_DEVICE_TYPE, KIND_INCLUDE = (

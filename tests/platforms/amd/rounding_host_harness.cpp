@@ -32,6 +32,12 @@ template <class T> static T pick(std::mt19937_64& g) {
     return (g() & 1) ? -v : v;
 }
 
+// The public single-argument forms, by mode index.
+static float fsqrt(float a, int m) {
+    return m == 0 ? __fsqrt_rz(a) : m == 1 ? __fsqrt_ru(a) : __fsqrt_rd(a);
+}
+static float frcp(float a, int m) { return m == 0 ? __frcp_rz(a) : m == 1 ? __frcp_ru(a) : __frcp_rd(a); }
+
 int main() {
     std::mt19937_64 g(12345);
     const int n = 200000;
@@ -44,25 +50,27 @@ int main() {
             std::fesetround(kModes[m]);
             volatile float va = a, vb = b, vc = c;
             volatile double vx = x, vy = y, vz = z;
-            const float rf[4] = {va + vb, va * vb, vb != 0 ? va / vb : 0.0f, std::fmaf(va, vb, vc)};
+            const float rf[6] = {va + vb, va * vb, vb != 0 ? va / vb : 0.0f, std::fmaf(va, vb, vc),
+                                 std::sqrt(std::fabs((float)va)), vb != 0 ? 1.0f / vb : 0.0f};
             const double rd[6] = {vx + vy, vx * vy, vy != 0 ? vx / vy : 0.0, std::fma(vx, vy, vz),
                                   std::sqrt(std::fabs((double)vx)), vy != 0 ? 1.0 / vy : 0.0};
             std::fesetround(FE_TONEAREST);
-            const float of[4] = {openhip_rnd::fadd(a, b, om), openhip_rnd::fmul(a, b, om),
+            const float of[6] = {openhip_rnd::fadd(a, b, om), openhip_rnd::fmul(a, b, om),
                                  b != 0 ? openhip_rnd::fdiv(a, b, om) : 0.0f,
-                                 openhip_rnd::ffma(a, b, c, om)};
+                                 openhip_rnd::ffma(a, b, c, om),
+                                 fsqrt(std::fabs(a), m), b != 0 ? frcp(b, m) : 0.0f};
             const double od[6] = {openhip_rnd::dadd(x, y, om), openhip_rnd::dmul(x, y, om),
                                   y != 0 ? openhip_rnd::ddiv(x, y, om) : 0.0,
                                   openhip_rnd::dfma(x, y, z, om),
                                   openhip_rnd::dsqrt(std::fabs(x), om),
                                   y != 0 ? openhip_rnd::ddiv(1.0, y, om) : 0.0};
-            for (int k = 0; k < 4; ++k) bad[k][m] += !same(rf[k], of[k]);
-            for (int k = 0; k < 6; ++k) bad[4 + k][m] += !same(rd[k], od[k]);
+            for (int k = 0; k < 6; ++k) bad[k][m] += !same(rf[k], of[k]);
+            for (int k = 0; k < 6; ++k) bad[6 + k][m] += !same(rd[k], od[k]);
         }
     }
-    const char* ops[10] = {"fadd", "fmul", "fdiv", "ffma", "dadd", "dmul", "ddiv", "dfma", "dsqrt",
-                           "drcp"};
-    for (int k = 0; k < 10; ++k)
+    const char* ops[12] = {"fadd", "fmul", "fdiv", "ffma", "fsqrt", "frcp", "dadd", "dmul", "ddiv",
+                           "dfma", "dsqrt", "drcp"};
+    for (int k = 0; k < 12; ++k)
         for (int m = 0; m < 3; ++m) printf("%s %s %d %d\n", ops[k], kNames[m], bad[k][m], n);
     return 0;
 }

@@ -33,8 +33,8 @@ def mismatches(tmp_path_factory):
     return table
 
 
-@pytest.mark.parametrize("op", ["fadd", "fmul", "fdiv", "ffma", "dadd", "dmul", "ddiv", "dsqrt",
-                                "drcp"])
+@pytest.mark.parametrize("op", ["fadd", "fmul", "fdiv", "ffma", "fsqrt", "frcp", "dadd", "dmul",
+                                "ddiv", "dsqrt", "drcp"])
 @pytest.mark.parametrize("mode", ["rz", "ru", "rd"])
 def test_exact(mismatches, op, mode):
     assert mismatches[(op, mode)][0] == 0

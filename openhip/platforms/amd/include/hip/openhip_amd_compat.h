@@ -151,6 +151,47 @@ __device__ __forceinline__ unsigned long long __openhip_match_all_sync(MaskT mas
 }
 
 
+// CUDA device functions HIP lacks but the CPU platform has (hipify no longer calls them
+// unsupported): integer min/max by name, cache-hint loads/stores (plain accesses on AMD) and
+// glibc's long-double classifiers. Templates with a defaulted parameter, as above: a user's or a
+// ROCm release's plain function of the same signature wins overload resolution.
+template <typename OpenhipT = void>
+__device__ __forceinline__ unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+template <typename OpenhipT = void>
+__device__ __forceinline__ unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+template <typename OpenhipT = void>
+__device__ __forceinline__ long long llmin(long long a, long long b) { return a < b ? a : b; }
+template <typename OpenhipT = void>
+__device__ __forceinline__ long long llmax(long long a, long long b) { return a > b ? a : b; }
+template <typename OpenhipT = void>
+__device__ __forceinline__ unsigned long long ullmin(unsigned long long a, unsigned long long b) {
+    return a < b ? a : b;
+}
+template <typename OpenhipT = void>
+__device__ __forceinline__ unsigned long long ullmax(unsigned long long a, unsigned long long b) {
+    return a > b ? a : b;
+}
+template <typename T, typename OpenhipT = void>
+__device__ __forceinline__ T __ldlu(const T* p) { return *p; }
+template <typename T, typename OpenhipT = void>
+__device__ __forceinline__ T __ldcv(const T* p) { return *p; }
+template <typename T, typename OpenhipT = void>
+__device__ __forceinline__ void __stwb(T* p, T v) { *p = v; }
+template <typename T, typename OpenhipT = void>
+__device__ __forceinline__ void __stcg(T* p, T v) { *p = v; }
+template <typename T, typename OpenhipT = void>
+__device__ __forceinline__ void __stcs(T* p, T v) { *p = v; }
+template <typename T, typename OpenhipT = void>
+__device__ __forceinline__ void __stwt(T* p, T v) { *p = v; }
+template <typename OpenhipT = void>
+__device__ __forceinline__ int __isinfl(long double x) { return __builtin_isinf_sign(x); }
+template <typename OpenhipT = void>
+__device__ __forceinline__ int __isnanl(long double x) { return __builtin_isnan(x); }
+template <typename OpenhipT = void>
+__device__ __forceinline__ int __finitel(long double x) { return __builtin_isfinite(x); }
+template <typename OpenhipT = void>
+__device__ __forceinline__ int __signbitl(long double x) { return __builtin_signbit(x); }
+
 // Spelled as macros over uniquely named functions, so they never collide with a ROCm release
 // that already declares some of them (6.0/6.1 differ in which).
 #define __activemask(...) __openhip_activemask(__VA_ARGS__)

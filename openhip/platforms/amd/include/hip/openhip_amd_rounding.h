@@ -5,7 +5,7 @@
 // Each result is the round-to-nearest result corrected by one step toward the exact value when
 // the exact value lies on the other side: the exact error comes from error-free transformations
 // (TwoSum; products and quotients through fma residuals; float operations through double). Float
-// operations and double add/sub/mul/div/sqrt/rcp are exact (residuals on operands scaled to
+// operations (sqrt and rcp too) and double add/sub/mul/div/sqrt/rcp are exact (residuals on operands scaled to
 // exponent 0); double fma decides the direction from a residual summed in double and can
 // misround when its result is subnormal (about 1 case in 10^4 of a test spanning all exponents). Templates with a defaulted parameter, so a HIP
 // that declares the plain functions wins overload resolution.
@@ -75,6 +75,12 @@ __device__ inline float fdiv(float a, float b, mode m) {
     const double q = (double)a / (double)b;
     const double r = __builtin_fma(-q, (double)b, (double)a);
     return to_float(q, (double)(sgn(r) * sgn((double)b)) * 0x1p-1074, m);
+}
+// The double square root of a float is exact to 53 bits and its fma residual exact.
+__device__ inline float fsqrt(float a, mode m) {
+    const double s = __builtin_sqrt((double)a);
+    if (!(a > 0.0f) || __builtin_isinf(a)) return (float)s;
+    return to_float(s, (double)sgn(__builtin_fma(-s, s, (double)a)) * 0x1p-1074, m);
 }
 __device__ inline float ffma(float a, float b, float c, mode m) {
     double s, e;
@@ -159,7 +165,9 @@ OPENHIP_RND3(__ddiv, double, ddiv)
     OPENHIP_RND_FN float __fmaf_##S(float a, float b, float c) { return openhip_rnd::ffma(a, b, c, M); } \
     OPENHIP_RND_FN double __fma_##S(double a, double b, double c) { return openhip_rnd::dfma(a, b, c, M); } \
     OPENHIP_RND_FN double __dsqrt_##S(double a) { return openhip_rnd::dsqrt(a, M); }           \
-    OPENHIP_RND_FN double __drcp_##S(double a) { return openhip_rnd::ddiv(1.0, a, M); }
+    OPENHIP_RND_FN double __drcp_##S(double a) { return openhip_rnd::ddiv(1.0, a, M); }       \
+    OPENHIP_RND_FN float __fsqrt_##S(float a) { return openhip_rnd::fsqrt(a, M); }             \
+    OPENHIP_RND_FN float __frcp_##S(float a) { return openhip_rnd::fdiv(1.0f, a, M); }
 OPENHIP_RND_MODES(OPENHIP_RND_SUB)
 #undef OPENHIP_RND_SUB
 #undef OPENHIP_RND_MODES
