@@ -6,10 +6,14 @@ GROUP_RANK, ROLE_RANK, ROLE_WORLD_SIZE, MASTER_ADDR, MASTER_PORT) and OPENHIP_CC
 SIGUSR2) are forwarded to every rank; when a rank fails (non-zero exit or killed) the others
 get SIGTERM, then SIGKILL after a grace period; the launcher exits with the worst rank's code
 (128+N for a rank killed by signal N) and removes any shm segment the job left behind.
+On Linux each rank also gets SIGKILL as its parent-death signal (``prctl(PR_SET_PDEATHSIG)``), so
+a launcher that is itself killed (``kill -9``, OOM) takes its ranks with it instead of leaving
+them running; a rank whose launcher died before the signal was armed exits at once.
 """
 
 from __future__ import annotations
 
+import ctypes
 import glob
 import os
 import shutil
@@ -23,6 +27,34 @@ from collections.abc import Sequence
 from .uid import get_unique_id, parse
 
 FORWARDED = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGUSR1, signal.SIGUSR2)
+_PR_SET_PDEATHSIG = 1
+
+
+def parent_death_hook():
+    """A ``preexec_fn`` that arms SIGKILL as the child's parent-death signal (Linux), or None.
+
+    The kernel sends it when the thread that started the child exits, so ranks must be started
+    from the launcher's main thread. The launcher may die between fork and prctl: the child then
+    has a new parent already, sees it, and kills itself. libc is loaded here, before any fork.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
+                      ctypes.c_ulong]
+    launcher = os.getpid()
+
+    def arm() -> None:
+        if prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            os.write(2, b"openhip launch: prctl(PR_SET_PDEATHSIG) failed\n")
+            os._exit(126)
+        if os.getppid() != launcher:  # the launcher died before the signal was armed
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    return arm
 
 
 def free_port(addr: str = "127.0.0.1") -> int:
@@ -81,11 +113,13 @@ def launch(nprocs: int, command: Sequence[str], *, master_addr: str = "127.0.0.1
                     pass
 
     old = {s: signal.signal(s, forward) for s in FORWARDED}
+    arm = parent_death_hook()
     codes: dict[int, int] = {}
     killed_by_us: set[int] = set()
     try:
         for rank in range(nprocs):
             procs.append(subprocess.Popen(list(command), start_new_session=True,
+                                          preexec_fn=arm,  # safe: the launcher runs no other thread
                                           env=rank_env(rank, nprocs, uid.hex(), master_addr,
                                                        port)))
         deadline = None
@@ -143,7 +177,7 @@ def launch_mpi(nprocs: int, command: Sequence[str], hosts: str,
                extra: Sequence[str] = ()) -> int:
     """Run the job across ``hosts`` (comma separated, ``host[:slots]``) through mpiexec."""
     cmd = [mpiexec(), "-n", str(nprocs), "-hosts", hosts, *extra, *command]
-    proc = subprocess.Popen(cmd)
+    proc = subprocess.Popen(cmd, preexec_fn=parent_death_hook())  # mpiexec dies with us
     old = {s: signal.signal(s, lambda signum, _f: proc.send_signal(signum)) for s in FORWARDED}
     try:
         return exit_code(proc.wait())
