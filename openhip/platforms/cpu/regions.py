@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 
 from ...compiler.scan import SYNC_FUNCTIONS, SYNC_PREFIXES, SourceScan, parse
 from ...compiler.scan import walk as _walk
+from . import rewrite
+from .rewrite import WARP_SPLIT, WARP_SPLIT_PARTIAL
 
 __all__ = ["RegionPlan", "split_kernels", "PREFIX"]
 
@@ -73,6 +75,13 @@ _REFERENCE_TAKERS = frozenset({"swap", "tie", "forward", "move", "exchange", "mo
                                "remquo", "sincos", "sincosf", "sincospi", "sincospif"})
 _LITERALS = ("number_literal", "char_literal", "true", "false", "null", "nullptr",
              "string_literal", "concatenated_string")
+
+
+#: the statements that split a kernel: the barrier and the warp-level split points rewrite.py
+#: makes of warp functions
+_BARRIERS = frozenset({"__syncthreads", WARP_SPLIT, WARP_SPLIT_PARTIAL})
+#: warp functions that need no other lane (the lane number and masks made from it)
+_PLAIN_LANE = frozenset({"__lane_id"})
 
 
 class _Fallback(Exception):
@@ -209,10 +218,16 @@ class _Kernel:
         self.template_names: set[str] = set()
         self.local_types: set[str] = set()
         self.barriers: set[int] = set()         # ids of barrier statements
+        self.warp_barriers: set[int] = set()    # ... of them, the warp-level split points
+        self.partial_barriers: set[int] = set()  # ... whose warp functions name a partial mask
+        self.warp_sites = 0                     # warp function call sites (lane buffers)
+        self.guarded: dict[int, int] = {}       # if statement id -> its guard's index
+        self.guard_stack: list[tuple[int, bool]] = []   # (guard index, branch) while emitting
         self.has_barrier: set[int] = set()      # ids of nodes containing a barrier
         self.uniform: set[_Decl] = set()
         self.region_of: dict[int, int] = {}     # statement id -> region number (-1: block)
         self.regions = 0
+        self._guard_depth = 0
         self.returns = False
         self.labels = 0
         self.out: list[str] = []
@@ -265,19 +280,31 @@ class _Kernel:
                         not name.startswith(("HIP_", "OPENHIP_", "__HIP")):
                     raise _Fallback(f"{name}(...) looks like a macro from a header, which may "
                                     "hide control flow")
-                if name in self.sync_names or _is_sync(name):
+                if (name in self.sync_names or _is_sync(name)) and name not in _PLAIN_LANE:
                     if not self._is_barrier_callee(n):
                         raise _Fallback(f"uses {name} (only __syncthreads(); statements are "
                                         "split)")
             if t == "expression_statement" and self._is_barrier_stmt(n):
                 self.barriers.add(n.id)
+                name = self.t(n.named_children[0].child_by_field_name("function"))
+                if name != "__syncthreads":
+                    self.warp_barriers.add(n.id)
+                    if name == WARP_SPLIT_PARTIAL:
+                        self.partial_barriers.add(n.id)
         if not self.barriers:
             raise _Fallback("no __syncthreads(); statement")
+        block_level: set[int] = set()  # nodes holding a __syncthreads() (not a warp split)
         for b in list(self.barriers):
             n = self._by_id(b)
             while n is not None and n.id != body.id:
                 self.has_barrier.add(n.id)
+                if b not in self.warp_barriers:
+                    block_level.add(n.id)
                 n = n.parent
+        # ifs holding warp-level split points only: they may run under a condition that is
+        # the same for each warp (rather than the block) -- see _assign_one
+        self._warp_only_ifs = {i for i in self.has_barrier - block_level
+                               if self._by_id(i).type == "if_statement"}
         self._resolve()
         self._check_structure(body)
         self._find_uniform()
@@ -297,7 +324,7 @@ class _Kernel:
             return False
         fn = kids[0].child_by_field_name("function")
         args = kids[0].child_by_field_name("arguments")
-        return (fn is not None and fn.type == "identifier" and self.t(fn) == "__syncthreads"
+        return (fn is not None and fn.type == "identifier" and self.t(fn) in _BARRIERS
                 and args is not None and not args.named_children)
 
     def _is_barrier_callee(self, ident) -> bool:
@@ -475,6 +502,8 @@ class _Kernel:
         """Whether a call through ``fn`` may modify its ``index``-th argument: when it is a
         function of this file taking a non-const reference there, or not a plain function
         name (a lambda, a functor, a method, a qualified name)."""
+        if fn is not None and self.t(fn).startswith("::openhip::detail::wc_"):
+            return False  # the lane buffer functions of warp.h take their operands by value
         if fn is None or fn.type != "identifier" or fn.id in self.resolved:
             return True
         name = self.t(fn)
@@ -629,6 +658,13 @@ class _Kernel:
                 return False
             if not self._uniform_mod(node, uniform):
                 return False
+            # a change under an if that may run for some warps only is per thread
+            p = node.parent
+            while p is not None and p.id != self.body.id:
+                if p.id in self._warp_only_ifs and (
+                        d.stmt is None or not p.start_byte <= d.stmt.start_byte < p.end_byte):
+                    return False
+                p = p.parent
         return True
 
     def _uniform_mod(self, node, uniform: set) -> bool:
@@ -791,17 +827,116 @@ class _Kernel:
         """Give statement ``s`` its region (-1: runs once per block); ``current`` is the
         region of the statement before it, if that one runs per thread."""
         if s.id in self.barriers or self._is_block_level(s) and s.id not in self._structured:
+            if self._guard_depth and s.type == "if_statement":
+                raise _Fallback(f"line {s.start_point[0] + 1}: a break or continue under a "
+                                "condition that differs between warps")
             self.region_of[s.id] = -1
         elif s.id in self._structured:
             self.region_of[s.id] = -1
+            guarded = s.type == "if_statement" and self._guard(s)
+            self._guard_depth += guarded
             for kid in self._structured_kids(s):
                 if kid.id not in self.barriers:
                     self._assign_regions(kid)
+            self._guard_depth -= guarded
         else:
             if current is None:
                 current = self.regions
                 self.regions += 1
             self.region_of[s.id] = current
+
+    def _guard(self, s) -> bool:
+        """Whether the structured if ``s`` runs under a per-thread guard: its condition may
+        differ between the block's threads but not between a warp's lanes, and it holds warp
+        split points only.  Its condition is then evaluated per thread in a region of its own
+        (kept in a guard array) and each region inside skips the threads it does not hold."""
+        cond = s.child_by_field_name("condition")
+        value = cond.child_by_field_name("value") if cond is not None else None
+        if value is None or self._uniform_expr(value, self.uniform):
+            return False
+        if s.id not in self._warp_only_ifs:
+            return False  # a __syncthreads() under it: _check_threads refuses it
+        inner = [b for b in self.warp_barriers
+                 if s.start_byte <= self._by_id(b).start_byte < s.end_byte]
+        if any(b in self.partial_barriers for b in inner) and \
+                self._warp_class(value) not in ("U", "W"):
+            raise _Fallback(f"line {s.start_point[0] + 1}: a warp function without a mask "
+                            "(or __activemask()) under a condition that may differ between "
+                            "the lanes of a warp")
+        # every warp function under it names its lanes (a _sync form): all of them reach it
+        # together (CUDA's contract for the mask), whatever the condition
+        self.guarded[s.id] = len(self.guarded)
+        self.region_of[value.id] = self.regions
+        self.regions += 1
+        return True
+
+    def _warp_class(self, node, depth: int = 0) -> str:
+        """ "U" (the same for the block), "W" (the same for the lanes of a warp, in a block
+        whose warps are runs of 32 threadIdx.x), "T" (threadIdx.x, plus a multiple of 32) or
+        "X" (anything else)."""
+        if depth > 8:
+            return "X"
+        if self._uniform_expr(node, self.uniform):
+            return "U"
+        t = node.type
+        if t == "parenthesized_expression" and node.named_children:
+            return self._warp_class(node.named_children[0], depth + 1)
+        if t == "field_expression":
+            arg = node.child_by_field_name("argument")
+            fld = node.child_by_field_name("field")
+            if arg is not None and arg.type == "identifier" and self.t(arg) == "threadIdx" and \
+                    arg.id not in self.resolved and fld is not None and self.t(fld) == "x":
+                return "T"
+            return "X"
+        if t == "identifier":
+            if self.t(node) == "hipThreadIdx_x" and node.id not in self.resolved:
+                return "T"
+            d = self.resolved.get(node.id)
+            if d is None or d.kind != "local" or d.mods or d.shape != "plain" or \
+                    d.declarator.type != "init_declarator":
+                return "X"
+            value = d.declarator.child_by_field_name("value")
+            return self._warp_class(value, depth + 1) if value is not None else "X"
+        if t == "cast_expression":
+            value = node.child_by_field_name("value")
+            return self._warp_class(value, depth + 1) if value is not None else "X"
+        if t == "unary_expression":
+            arg = node.child_by_field_name("argument")
+            k = self._warp_class(arg, depth + 1) if arg is not None else "X"
+            return "W" if k in ("U", "W") else "X"
+        if t != "binary_expression":
+            return "X"
+        op = self.t(node.child_by_field_name("operator"))
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        lk, rk = self._warp_class(left, depth + 1), self._warp_class(right, depth + 1)
+        lv, rv = self._literal(left), self._literal(right)
+        if lk in ("U", "W") and rk in ("U", "W"):
+            return "W"
+        if op in ("+", "-") and "T" in (lk, rk):
+            other = rv if lk == "T" else lv
+            return "T" if other is not None and other % 32 == 0 else "X"
+        if op == "/" and lk == "T" and rv is not None and rv > 0 and rv % 32 == 0:
+            return "W"
+        if op == ">>" and lk == "T" and rv is not None and rv >= 5:
+            return "W"
+        if op in ("<", ">=", "<=", ">") and "T" in (lk, rk):
+            other = rv if lk == "T" else lv
+            if other is None:
+                return "X"
+            strict = op in ("<", ">=") if lk == "T" else op in ("<=", ">")
+            return "W" if (other if strict else other + 1) % 32 == 0 else "X"
+        return "X"
+
+    def _literal(self, node) -> int | None:
+        """The value of an integer literal, ``warpSize`` or a macro of one, else None."""
+        text = self.t(node).strip()
+        for _ in range(4):
+            if text in self.macros:
+                text = self.macros[text].strip().strip("()").strip()
+        if text == "warpSize":
+            return 32
+        m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|\d+)[uUlL]*", text)
+        return int(m.group(1), 0) if m else None
 
     def _region_of_node(self, node) -> int:
         n = node
@@ -816,6 +951,8 @@ class _Kernel:
         for sid in self._structured:
             s = self._node(sid)
             t = s.type
+            if s.id in self.guarded:
+                continue
             if t in ("if_statement", "while_statement"):
                 cond = s.child_by_field_name("condition")
                 value = cond.child_by_field_name("value") if cond is not None else None
@@ -989,7 +1126,8 @@ class _Kernel:
             out.append(f"template {self.t(tparams)}\n")
         out.append(f"__global__ void {PREFIX}{base}{self.t(params)} {{\n")
         self.index = {d: i for i, d in enumerate(self.promoted)}
-        if self.promoted or self.returns:
+        guards = len(self.guarded)
+        if self.promoted or self.returns or self.warp_sites or guards:
             out.append("const unsigned __oh_n = blockDim.x * blockDim.y * blockDim.z;\n")
         sizes = []
         for d, i in self.index.items():
@@ -997,6 +1135,10 @@ class _Kernel:
             sizes.append(f"::openhip::detail::region_slot(sizeof(__oh_T{i}), __oh_n)")
         if self.returns:
             sizes.append("::openhip::detail::region_slot(1, __oh_n)")
+        if self.warp_sites:
+            sizes.append(f"::openhip::detail::region_slot({8 * self.warp_sites}, __oh_n)")
+        if guards:
+            sizes.append(f"::openhip::detail::region_slot({guards}, __oh_n)")
         if sizes:
             out.append("unsigned char* __oh_mem = ::openhip::detail::region_scratch("
                        + " + ".join(sizes) + ");\n")
@@ -1006,7 +1148,16 @@ class _Kernel:
                            f"sizeof(__oh_T{i}), __oh_n);\n")
             if self.returns:
                 out.append("unsigned char* const __oh_exited = __oh_mem; "
-                           "__builtin_memset(__oh_exited, 0, __oh_n);\n")
+                           "__builtin_memset(__oh_exited, 0, __oh_n); "
+                           "__oh_mem += ::openhip::detail::region_slot(1, __oh_n);\n")
+            if self.warp_sites:
+                out.append("uint64_t* const __oh_wc = reinterpret_cast<uint64_t*>(__oh_mem); "
+                           f"__oh_mem += ::openhip::detail::region_slot({8 * self.warp_sites}, "
+                           "__oh_n);\n")
+                out.append("const unsigned char* const __oh_wx = "
+                           + ("__oh_exited;\n" if self.returns else "nullptr;\n"))
+            if guards:
+                out.append("unsigned char* const __oh_guard = __oh_mem;\n")
         for d, i in self.index.items():
             if d.kind == "param":
                 out.append(f"for (unsigned __oh_i = 0; __oh_i < __oh_n; ++__oh_i) "
@@ -1059,6 +1210,23 @@ class _Kernel:
             out.append("{\n")
             self._emit_list(s)
             out.append("}\n")
+        elif t == "if_statement" and s.id in self.guarded:
+            g = self.guarded[s.id]
+            value = s.child_by_field_name("condition").child_by_field_name("value")
+            self._flush([value], guard=g)
+            cons = s.child_by_field_name("consequence")
+            self.guard_stack.append((g, True))
+            out.append("{\n")
+            self._emit_sub(cons)
+            out.append("}\n")
+            self.guard_stack.pop()
+            alt = s.child_by_field_name("alternative")
+            if alt is not None:
+                self.guard_stack.append((g, False))
+                out.append("{\n")
+                self._emit_sub(next(c for c in alt.named_children))
+                out.append("}\n")
+                self.guard_stack.pop()
         elif t == "if_statement":
             cons = s.child_by_field_name("consequence")
             out.append(self.line(s) + self.data[s.start_byte:cons.start_byte].decode() + "{\n")
@@ -1097,7 +1265,9 @@ class _Kernel:
             else:
                 self._emit_block_level(node)
 
-    def _flush(self, stmts: list) -> None:
+    def _flush(self, stmts: list, guard: int | None = None) -> None:
+        """One region: a loop over the block's threads running ``stmts`` (or, with ``guard``,
+        evaluating the condition ``stmts[0]`` of a guarded if into guard array ``guard``)."""
         if not any(s.type != "preproc_call" for s in stmts):
             for s in stmts:
                 self.out.append(self.line(s) + self.t(s).rstrip() + "\n")
@@ -1108,8 +1278,13 @@ class _Kernel:
         self.labels += 1
         out = self.out
         out.append("OPENHIP_CPU_FOR_EACH_THREAD(__oh_lt) {\n")
+        if guard is not None:
+            out.append(f"__oh_guard[{guard}u * __oh_n + __oh_lt] = 0;\n")
         if self.returns:
             out.append("if (__oh_exited[__oh_lt]) continue;\n")
+        for g, branch in self.guard_stack:
+            out.append(f"if ({'!' if branch else ''}__oh_guard[{g}u * __oh_n + __oh_lt]) "
+                       "continue;\n")
         out.append("{\n")
         # what this region uses from earlier ones
         used = {self.resolved[u.id] for s in stmts for u in _walk(s)
@@ -1140,7 +1315,10 @@ class _Kernel:
             if d in used and d not in declared_here:
                 i = self.index[d]
                 out.append(f"__oh_T{i}& {d.name} = __oh_v{i}[__oh_lt];\n")
-        for s in stmts:
+        if guard is not None:
+            out.append(self.line(first) + f"__oh_guard[{guard}u * __oh_n + __oh_lt] = "
+                       f"({self._thread_text(first, label)}) ? 1 : 0;\n")
+        for s in stmts if guard is None else ():
             out.append(self.line(s) + self._thread_text(s, label) + "\n")
         for d in self.promoted:
             if d in declared_here:
@@ -1311,15 +1489,15 @@ def _expand_votes(data: bytes, func) -> list[tuple[int, int, bytes]]:
     return [(open_brace, open_brace, (decl + "; ").encode())] + edits
 
 
-def _with_votes_expanded(data: bytes, func, template, scan_result: SourceScan):
-    """(data, function node, template node, scan) to analyse: the source with the kernel's
-    votes expanded (_expand_votes) and parsed again, or the source as it is. Byte offsets the
-    scan records inside the kernel are moved with the text."""
-    edits = _expand_votes(data, func)
-    if not edits:
-        return data, func, template, scan_result
+def _apply(data: bytes, func, template, scan_result: SourceScan, edits):
+    """(data, function node, template node, scan) after the edits (start, end, bytes) inside
+    the kernel ``func``, parsed again; byte offsets the scan records are moved with the text.
+    None if the kernel is not found again."""
+    edits = sorted(edits)
+    if any(a[1] > b[0] for a, b in zip(edits, edits[1:], strict=False)):
+        return None  # overlapping edits
     out, last = [], 0
-    for start, end, text in edits:  # in order, not overlapping
+    for start, end, text in edits:
         out += [data[last:start], text]
         last = end
     new = b"".join(out + [data[last:]])
@@ -1331,13 +1509,49 @@ def _with_votes_expanded(data: bytes, func, template, scan_result: SourceScan):
     found = next((n for n in _walk(tree.root_node)
                   if n.type == "function_definition" and n.start_byte == func.start_byte), None)
     if found is None:
-        return data, func, template, scan_result
+        return None
     tmpl = found.parent if template is not None and found.parent is not None and \
         found.parent.type == "template_declaration" else None
     scan2 = dataclasses.replace(scan_result, extern_shared=[
         dataclasses.replace(e, start_byte=moved(e.start_byte), end_byte=moved(e.end_byte))
         for e in scan_result.extern_shared])
     return new, found, tmpl, scan2
+
+
+def _prepare(data: bytes, func, template, scan_result: SourceScan, macros: dict[str, str]):
+    """(data, function node, template node, scan, warp call sites) to analyse: the kernel with
+    the rewrites of rewrite.py (helpers inlined, declarations one per declarator, warp functions
+    turned into warp-level split points) and its votes expanded (_expand_votes)."""
+    state = (data, func, template, scan_result)
+    sync = _sync_names(scan_result)
+    counter = [0]
+    for _round in range(4):  # helpers calling helpers, four deep
+        d, f = state[0], state[1]
+        tree, _ = parse(d.decode("utf-8"))
+        edits = rewrite.inline_helpers(d, f.child_by_field_name("body"), tree.root_node,
+                                       sync, counter)
+        if not edits:
+            break
+        state = _apply(*state, edits) or state
+    warp_sites = 0
+    for step in ("declarations", "warp", "votes"):
+        d, f = state[0], state[1]
+        body = f.child_by_field_name("body")
+        if body is None:
+            break
+        sites = 0
+        if step == "declarations":
+            edits = rewrite.split_declarations(d, body)
+        elif step == "warp":
+            expansion = rewrite.expand_warp_calls(d, body, macros)
+            edits, sites = expansion.edits, expansion.sites
+        else:
+            edits = _expand_votes(d, f)
+        again = _apply(*state, edits) if edits else None
+        if again is not None:
+            state = again
+            warp_sites = max(warp_sites, sites)
+    return (*state, warp_sites)
 
 
 def split_kernels(source: str, scan_result: SourceScan, filename: str, kernels: list[str]
@@ -1391,10 +1605,11 @@ def split_kernels(source: str, scan_result: SourceScan, filename: str, kernels: 
         regions = 0
         try:
             for func, template in found[name]:
-                kdata, kfunc, ktemplate, kscan = _with_votes_expanded(data, func, template,
-                                                                      scan_result)
+                kdata, kfunc, ktemplate, kscan, sites = _prepare(data, func, template,
+                                                                 scan_result, macros)
                 k = _Kernel(kdata, kfunc, ktemplate, kscan, constants, sync, filename,
                             functions, macros)
+                k.warp_sites = sites
                 k.analyse()
                 code = k.generate(name)
                 regions = max(regions, k.regions)

@@ -412,14 +412,16 @@ def test_divergent_barrier_is_not_split():
     ("o[0] = 1 + __syncthreads_count(o[threadIdx.x]);", "__syncthreads_count"),
     ("do { o[threadIdx.x] >>= 1; } while (__syncthreads_or(o[threadIdx.x]));",
      "__syncthreads_or"),
-    ("o[0] = __shfl_down_sync(0xffffffffu, 1, 1); __syncthreads();", "__shfl_down_sync"),
-    ("helper(); __syncthreads();", "helper"),
+    ("while (__any_sync(0xffffffffu, o[threadIdx.x])) o[threadIdx.x] >>= 1;", "__any_sync"),
+    ("if (o[threadIdx.x]) { o[0] = __shfl_down(1, 1); }", "without a mask"),
+    ("helper2(o); __syncthreads();", "helper2"),
     ("auto v = o[threadIdx.x]; __syncthreads(); o[threadIdx.x] = v;", "auto"),
     ("again: __syncthreads(); if (o[0]) goto again;", "goto"),
     ("#if 1\n __syncthreads();\n#endif\n", "preprocessor"),
 ])
 def test_unsafe_shapes_fall_back_to_fibers(body, words):
     src = "__device__ void helper() { __syncthreads(); }\n" \
+          "__device__ void helper2(int* o) { if (o[0]) return; __syncthreads(); }\n" \
           f"__global__ void k(int* o) {{ {body} }}\n"
     ok, reason = plan(src)["k"]
     assert not ok and words in reason, reason

@@ -236,3 +236,179 @@ OPENHIP_LANG_FN unsigned long long __match_all_sync(MaskT mask, T value, int* pr
   *pred = 1;
   return part;
 }
+
+// ---- lane loops: warp functions in a kernel split at them (regions mode, regions.py) ----------------
+// A warp function reached by every lane of a warp is a warp-level split point: the region before
+// it deposits each thread's operand in the call's own slot of a per-thread buffer (wc_put*), and
+// the region after reads the lanes it wants (wc_*).  The regions are loops over the block's
+// threads, so every lane deposited before any reads: the fibers' warp_exchange, with no switch.
+// Participants are those of the fibers: the lanes in the mask that exist and have not exited,
+// and the caller; a lane that does not participate reads 0 (warp_complete).
+namespace openhip {
+namespace detail {
+// The type a shuffle of `var` returns (CUDA's T, deduced from the argument by value).
+template <class T> struct wc_decay { using type = T; };
+template <class T> struct wc_decay<T&> { using type = typename wc_decay<T>::type; };
+template <class T> struct wc_decay<T&&> { using type = typename wc_decay<T>::type; };
+template <class T> struct wc_decay<const T> { using type = T; };
+template <class T> struct wc_decay<volatile T> { using type = T; };
+template <class T> struct wc_decay<const volatile T> { using type = T; };
+template <class T>
+using wc_t = typename wc_decay<T>::type;
+
+template <class T>
+__attribute__((always_inline)) inline void wc_put(uint64_t* b, unsigned lt, const T& v) {
+  b[lt] = openhip::lang::to_u64(v);
+}
+// a vote's predicate, converted as the int parameter of __ballot & co. converts it
+__attribute__((always_inline)) inline void wc_put_pred(uint64_t* b, unsigned lt, int pred) {
+  b[lt] = pred != 0;
+}
+// The participants of thread `lt`'s warp (n threads in the block; ex: exited flags or null).
+__attribute__((always_inline)) inline uint64_t wc_part(unsigned lt, unsigned n,
+                                                       const unsigned char* ex, uint64_t mask) {
+  const unsigned base = lt & ~31u;
+  uint64_t part = 0;
+  for (unsigned l = 0; l < 32; ++l) {
+    const unsigned g = base + l;
+    if (g < n && (ex == nullptr || !ex[g])) part |= uint64_t(1) << l;
+  }
+  return (part & mask) | (uint64_t(1) << (lt & 31u));
+}
+__attribute__((always_inline)) inline uint64_t wc_get(const uint64_t* b, unsigned lt, unsigned n,
+                                                      const unsigned char* ex, uint64_t mask,
+                                                      int src) {
+  const unsigned l = (unsigned)src & 31u, g = (lt & ~31u) + l;
+  if (g == lt) return b[g];
+  if (!((mask >> l) & 1u) || g >= n || (ex != nullptr && ex[g])) return 0;
+  return b[g];
+}
+template <class T, class M>
+__attribute__((always_inline)) inline T wc_shfl(const uint64_t* b, unsigned lt, unsigned n,
+                                                const unsigned char* ex, M mask, int src_lane,
+                                                int width = openhip::lang::kWarpSize) {
+  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, openhip::lang::mask64(mask),
+      openhip::lang::src_idx((int)(lt & 31u), src_lane, width)));
+}
+template <class T, class M>
+__attribute__((always_inline)) inline T wc_shfl_up(const uint64_t* b, unsigned lt, unsigned n,
+                                                   const unsigned char* ex, M mask,
+                                                   unsigned delta,
+                                                   int width = openhip::lang::kWarpSize) {
+  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, openhip::lang::mask64(mask),
+      openhip::lang::src_up((int)(lt & 31u), delta, width)));
+}
+template <class T, class M>
+__attribute__((always_inline)) inline T wc_shfl_down(const uint64_t* b, unsigned lt, unsigned n,
+                                                     const unsigned char* ex, M mask,
+                                                     unsigned delta,
+                                                     int width = openhip::lang::kWarpSize) {
+  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, openhip::lang::mask64(mask),
+      openhip::lang::src_down((int)(lt & 31u), delta, width)));
+}
+template <class T, class M>
+__attribute__((always_inline)) inline T wc_shfl_xor(const uint64_t* b, unsigned lt, unsigned n,
+                                                    const unsigned char* ex, M mask,
+                                                    int lane_mask,
+                                                    int width = openhip::lang::kWarpSize) {
+  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, openhip::lang::mask64(mask),
+      openhip::lang::src_xor((int)(lt & 31u), lane_mask, width)));
+}
+// The bits of the participants whose deposited value is nonzero (__ballot's lanes).
+template <class M>
+__attribute__((always_inline)) inline uint64_t wc_ballot(const uint64_t* b, unsigned lt,
+                                                         unsigned n, const unsigned char* ex,
+                                                         M mask) {
+  const uint64_t part = wc_part(lt, n, ex, openhip::lang::mask64(mask));
+  const unsigned base = lt & ~31u;
+  uint64_t r = 0;
+  for (unsigned l = 0; l < 32; ++l)
+    if (((part >> l) & 1u) && b[base + l]) r |= uint64_t(1) << l;
+  return r;
+}
+template <class M>
+__attribute__((always_inline)) inline unsigned long long wc_ballot_sync(
+    const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M mask) {
+  return wc_ballot(b, lt, n, ex, mask) & openhip::lang::mask64(mask);
+}
+template <class M>
+__attribute__((always_inline)) inline int wc_any(const uint64_t* b, unsigned lt, unsigned n,
+                                                 const unsigned char* ex, M mask) {
+  return wc_ballot(b, lt, n, ex, mask) != 0;
+}
+template <class M>
+__attribute__((always_inline)) inline int wc_all(const uint64_t* b, unsigned lt, unsigned n,
+                                                 const unsigned char* ex, M mask) {
+  return wc_ballot(b, lt, n, ex, mask) == wc_part(lt, n, ex, openhip::lang::mask64(mask));
+}
+template <class M>
+__attribute__((always_inline)) inline int wc_uni(const uint64_t* b, unsigned lt, unsigned n,
+                                                 const unsigned char* ex, M mask) {
+  const uint64_t v = wc_ballot(b, lt, n, ex, mask);
+  return v == 0 || v == wc_part(lt, n, ex, openhip::lang::mask64(mask));
+}
+template <class T, class M, class F>
+__attribute__((always_inline)) inline T wc_reduce(const uint64_t* b, unsigned lt, unsigned n,
+                                                  const unsigned char* ex, M mask, F op) {
+  const uint64_t part = wc_part(lt, n, ex, openhip::lang::mask64(mask));
+  const unsigned base = lt & ~31u;
+  bool first = true;
+  T r{};
+  for (unsigned l = 0; l < 32; ++l) {
+    if (!((part >> l) & 1u)) continue;
+    const T v = openhip::lang::from_u64<T>(b[base + l]);
+    r = first ? v : op(r, v);
+    first = false;
+  }
+  return r;
+}
+template <class T, class M>
+inline T wc_reduce_add(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M m) {
+  return wc_reduce<T>(b, lt, n, ex, m, [](T x, T y) { return (T)(x + y); });
+}
+template <class T, class M>
+inline T wc_reduce_min(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M m) {
+  return wc_reduce<T>(b, lt, n, ex, m, [](T x, T y) { return y < x ? y : x; });
+}
+template <class T, class M>
+inline T wc_reduce_max(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M m) {
+  return wc_reduce<T>(b, lt, n, ex, m, [](T x, T y) { return y > x ? y : x; });
+}
+template <class T, class M>
+inline T wc_reduce_and(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M m) {
+  return wc_reduce<T>(b, lt, n, ex, m, [](T x, T y) { return (T)(x & y); });
+}
+template <class T, class M>
+inline T wc_reduce_or(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M m) {
+  return wc_reduce<T>(b, lt, n, ex, m, [](T x, T y) { return (T)(x | y); });
+}
+template <class T, class M>
+inline T wc_reduce_xor(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M m) {
+  return wc_reduce<T>(b, lt, n, ex, m, [](T x, T y) { return (T)(x ^ y); });
+}
+template <class M>
+inline unsigned long long wc_match_any(const uint64_t* b, unsigned lt, unsigned n,
+                                       const unsigned char* ex, M mask) {
+  const uint64_t part = wc_part(lt, n, ex, openhip::lang::mask64(mask));
+  const unsigned base = lt & ~31u;
+  uint64_t r = 0;
+  for (unsigned l = 0; l < 32; ++l)
+    if (((part >> l) & 1u) && b[base + l] == b[lt]) r |= uint64_t(1) << l;
+  return r;
+}
+template <class M>
+inline unsigned long long wc_match_all(const uint64_t* b, unsigned lt, unsigned n,
+                                       const unsigned char* ex, M mask, int* pred) {
+  const uint64_t part = wc_part(lt, n, ex, openhip::lang::mask64(mask));
+  const unsigned base = lt & ~31u;
+  for (unsigned l = 0; l < 32; ++l) {
+    if (((part >> l) & 1u) && b[base + l] != b[lt]) {
+      *pred = 0;
+      return 0;
+    }
+  }
+  *pred = 1;
+  return part;
+}
+}  // namespace detail
+}  // namespace openhip

@@ -1,0 +1,730 @@
+"""Source rewrites of a synchronising kernel before it is split at its barriers (regions.py).
+
+Each rewrite turns a style that real CUDA/HIP code uses into the plain form the splitter
+understands, on the same source lines (so ``#line`` directives keep the user's numbering):
+
+* :func:`split_declarations` -- ``unsigned t = threadIdx.x, i = blockIdx.x * 256 + t;``
+  becomes one declaration per declarator, so that each variable is recomputed, kept per thread
+  or run once per block on its own merits;
+* :func:`inline_helpers` -- a call of a ``__device__`` function of the file that reaches a
+  barrier or a warp function (``val = warpReduceSum(val);``, ``blockReduce(sdata, tid);``) is
+  replaced by the function's body, its parameters bound to the arguments and its locals renamed;
+* :func:`expand_warp_calls` -- each warp function (shuffles, votes, ``__syncwarp``, warp
+  reductions and matches) in a statement becomes a warp-level split point: the operand is
+  deposited per thread (``wc_put``), ``__openhip_wsplit();`` separates the regions, and the call
+  reads the lanes it wants (``wc_shfl_down`` & co. in warp.h).
+
+A rewrite leaves alone what it cannot do exactly; the splitter then refuses the kernel with a
+reason and it runs as fibers.  The rewritten text is only ever used for the split function: the
+kernel as written stays in the file.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ...compiler.scan import walk as _walk
+
+__all__ = ["WARP_SPLIT", "split_declarations", "inline_helpers", "expand_warp_calls",
+           "Edit", "WarpExpansion"]
+
+#: the statement that marks a warp-level split point in rewritten source
+WARP_SPLIT = "__openhip_wsplit"
+#: ... and the one for a split of warp functions that name no mask (the plain forms,
+#: ``__activemask()``): split only where every lane provably reaches them together
+WARP_SPLIT_PARTIAL = "__openhip_wsplit_partial"
+
+Edit = tuple[int, int, bytes]
+
+
+def _text(data: bytes, node) -> str:
+    return data[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+
+def _flat(data: bytes, node) -> str:
+    """``node``'s text on one line: comments blanked, newlines turned into spaces."""
+    parts, pos = [], node.start_byte
+    for n in _walk(node):
+        if n.type == "comment" and n.start_byte >= pos:
+            parts.append(data[pos:n.start_byte].decode("utf-8", "replace"))
+            parts.append(" ")
+            pos = n.end_byte
+    parts.append(data[pos:node.end_byte].decode("utf-8", "replace"))
+    return re.sub(r"[\r\n]+", " ", "".join(parts))
+
+
+def _newlines(data: bytes, node) -> str:
+    return "\n" * data[node.start_byte:node.end_byte].count(b"\n")
+
+
+def _inside_lambda(node, stop) -> bool:
+    p = node.parent
+    while p is not None and p != stop:
+        if p.type == "lambda_expression":
+            return True
+        p = p.parent
+    return False
+
+
+# ---- several declarators in one declaration ---------------------------------------------------------
+_DECL_KINDS = ("init_declarator", "identifier", "pointer_declarator", "array_declarator",
+               "reference_declarator")
+
+
+def split_declarations(data: bytes, body) -> list[Edit]:
+    """Edits turning every ``T a = x, *b = y;`` statement of the kernel body (directly inside a
+    ``{}`` block) into ``T a = x; T *b = y;`` on the same lines.  Declarations whose type
+    defines something (``struct {...} a, b;``) or that a ``for`` header holds are left alone."""
+    edits: list[Edit] = []
+    for node in _walk(body):
+        if node.type != "declaration" or node.parent is None or \
+                node.parent.type != "compound_statement" or _inside_lambda(node, body):
+            continue
+        declarators = node.children_by_field_name("declarator")
+        if len(declarators) < 2 or any(d.type not in _DECL_KINDS for d in declarators):
+            continue
+        type_node = node.child_by_field_name("type")
+        if type_node is None or any(n.type in ("field_declaration_list", "enumerator_list")
+                                    for n in _walk(type_node)):
+            continue
+        prefix = data[node.start_byte:declarators[0].start_byte].decode("utf-8", "replace")
+        prefix = re.sub(r"[\r\n]+", " ", prefix)
+        out = []
+        for i, d in enumerate(declarators):
+            text = _text(data, d)
+            if i > 0:
+                gap = data[declarators[i - 1].end_byte:d.start_byte]
+                text = "\n" * gap.count(b"\n") + prefix + text
+            else:
+                text = prefix + text
+            out.append(text + ";")
+        tail = data[declarators[-1].end_byte:node.end_byte]
+        edits.append((node.start_byte, node.end_byte,
+                      (" ".join(out) + "\n" * tail.count(b"\n")).encode()))
+    return edits
+
+
+# ---- helper functions that synchronise --------------------------------------------------------------
+@dataclass
+class _Helper:
+    name: str
+    node: object                 # function_definition
+    params: list                 # parameter_declaration nodes
+    template: object | None      # template_declaration or None
+    returns_value: bool
+
+
+def _helpers(root, data: bytes, sync_names: set[str]) -> dict[str, _Helper | None]:
+    """The file's non-kernel functions that reach a barrier or a warp function, by name (None:
+    more than one definition, which is not inlined)."""
+    out: dict[str, _Helper | None] = {}
+    for node in _walk(root):
+        if node.type != "function_definition" or any(
+                c.type == "__global__" or _text(data, c) == "__global__" for c in node.children):
+            continue
+        fdecl = node.child_by_field_name("declarator")
+        while fdecl is not None and fdecl.type != "function_declarator":
+            fdecl = fdecl.child_by_field_name("declarator")
+        if fdecl is None:
+            continue
+        name_node = fdecl.child_by_field_name("declarator")
+        if name_node is None or name_node.type != "identifier":
+            continue
+        name = _text(data, name_node)
+        if name not in sync_names:
+            continue
+        if name in out:
+            out[name] = None
+            continue
+        params = fdecl.child_by_field_name("parameters")
+        plist = [p for p in (params.named_children if params is not None else [])
+                 if p.type in ("parameter_declaration", "optional_parameter_declaration",
+                               "variadic_parameter_declaration")]
+        if any(p.type == "variadic_parameter_declaration" for p in plist) or \
+                (len(plist) == 1 and _text(data, plist[0]).strip() == "void"):
+            plist = [] if plist and _text(data, plist[0]).strip() == "void" else plist
+        rtype = node.child_by_field_name("type")
+        returns_value = rtype is not None and _text(data, rtype).strip() != "void" or \
+            fdecl.parent is not None and fdecl.parent.type == "pointer_declarator"
+        template = node.parent if node.parent is not None and \
+            node.parent.type == "template_declaration" else None
+        if node.parent is not None and node.parent.type not in (
+                "translation_unit", "template_declaration", "declaration_list"):
+            continue  # a member function
+        out[name] = _Helper(name, node, plist, template, returns_value)
+    return out
+
+
+def _param_parts(data: bytes, p):
+    """(type text without the name, name, default text or None, declarator kind) of a
+    parameter; kind: plain | pointer | ref | cref | array | other."""
+    d = p.child_by_field_name("declarator")
+    default = p.child_by_field_name("default_value")
+    ident = d
+    kinds = []
+    while ident is not None and ident.type != "identifier":
+        kinds.append(ident.type)
+        nxt = ident.child_by_field_name("declarator")
+        if nxt is None:
+            nxt = next((c for c in ident.named_children if c.type.endswith("declarator") or
+                        c.type == "identifier"), None)
+        ident = nxt
+    if ident is None:
+        return None
+    end = d.end_byte
+    type_text = (data[p.start_byte:ident.start_byte] + data[ident.end_byte:end]).decode(
+        "utf-8", "replace")
+    const = any(c.type == "type_qualifier" and _text(data, c) == "const" for c in p.children)
+    if not kinds:
+        kind = "plain"
+    elif kinds == ["pointer_declarator"] or all(k == "pointer_declarator" for k in kinds):
+        kind = "pointer"
+    elif kinds[0] == "reference_declarator" and len(kinds) == 1:
+        kind = "cref" if const else ("rref" if _text(data, d).lstrip().startswith("&&")
+                                     else "ref")
+    elif kinds == ["array_declarator"]:
+        kind = "array"
+    else:
+        kind = "other"
+    return (re.sub(r"[\r\n]+", " ", type_text), _text(data, ident),
+            _text(data, default) if default is not None else None, kind)
+
+
+def _modified_names(data: bytes, body) -> set[str]:
+    """Names the body assigns, increments, takes the address of or binds to a reference."""
+    out: set[str] = set()
+    for n in _walk(body):
+        target = None
+        if n.type == "assignment_expression":
+            target = n.child_by_field_name("left")
+        elif n.type == "update_expression":
+            target = n.child_by_field_name("argument")
+        elif n.type == "pointer_expression" and n.child_by_field_name("operator") is not None \
+                and _text(data, n.child_by_field_name("operator")) == "&":
+            target = n.child_by_field_name("argument")
+        elif n.type == "init_declarator":
+            decl = n.child_by_field_name("declarator")
+            if decl is not None and decl.type == "reference_declarator":
+                target = n.child_by_field_name("value")
+        if target is None:
+            continue
+        while target is not None and target.type in ("parenthesized_expression",
+                                                      "subscript_expression",
+                                                      "field_expression"):
+            if target.type == "field_expression":
+                op = target.child_by_field_name("operator")
+                if op is not None and _text(data, op) == "->":
+                    target = None
+                    break
+            inner = target.child_by_field_name("argument") if target.type != \
+                "parenthesized_expression" else (target.named_children[0]
+                                                 if target.named_children else None)
+            target = inner
+        if target is not None and target.type == "identifier":
+            out.add(_text(data, target))
+    return out
+
+
+def _body_text(data: bytes, node, renames: dict[str, str], types: dict[str, str]) -> str | None:
+    """The text of ``node`` on one line, identifiers renamed, template type names replaced,
+    ``#pragma X`` turned into ``_Pragma("X")``; None if it holds other preprocessor lines."""
+    edits = []
+    for n in _walk(node):
+        t = n.type
+        if t == "comment":
+            edits.append((n.start_byte, n.end_byte, " "))
+        elif t.startswith("preproc_"):
+            if t == "preproc_call":
+                directive = n.child_by_field_name("directive")
+                arg = n.child_by_field_name("argument")
+                if directive is not None and _text(data, directive).strip() == "#pragma":
+                    value = _text(data, arg).strip() if arg is not None else ""
+                    edits.append((n.start_byte, n.end_byte,
+                                  "_Pragma(" + '"' + value.replace('"', '\\"') + '"' + ") "))
+                    continue
+            return None
+        elif t == "identifier" and _text(data, n) in renames:
+            edits.append((n.start_byte, n.end_byte, renames[_text(data, n)]))
+        elif t == "type_identifier" and _text(data, n) in types:
+            edits.append((n.start_byte, n.end_byte, types[_text(data, n)]))
+    edits.sort()
+    parts, pos = [], node.start_byte
+    for a, b, text in edits:
+        if a < pos:
+            continue
+        parts.append(data[pos:a].decode("utf-8", "replace"))
+        parts.append(text)
+        pos = b
+    parts.append(data[pos:node.end_byte].decode("utf-8", "replace"))
+    return re.sub(r"[\r\n]+", " ", "".join(parts))
+
+
+_STATEMENTS = ("expression_statement", "declaration", "return_statement", "if_statement",
+               "switch_statement", "for_statement", "while_statement", "do_statement",
+               "compound_statement", "for_range_loop")
+
+
+def _statement_of(node, body):
+    """The statement holding expression ``node``, or None when ``node`` is evaluated other
+    than exactly once when that statement runs (short-circuit operands, ``?:`` branches,
+    loop headers, lambdas)."""
+    child, p = node, node.parent
+    while p is not None:
+        t = p.type
+        if t == "lambda_expression":
+            return None
+        if t == "binary_expression":
+            op = p.child_by_field_name("operator")
+            if op is not None and _text_op(op) in ("&&", "||", "and", "or") and \
+                    child == p.child_by_field_name("right"):
+                return None
+        if t == "conditional_expression" and child != p.child_by_field_name("condition"):
+            return None
+        if t in _STATEMENTS:
+            if t in ("for_statement", "while_statement", "do_statement", "for_range_loop",
+                     "compound_statement"):
+                return None
+            if t in ("if_statement", "switch_statement"):
+                cond = p.child_by_field_name("condition")
+                if cond is None or not (cond.start_byte <= node.start_byte < cond.end_byte):
+                    return None
+                if cond.child_by_field_name("initializer") is not None:
+                    return None
+            return p
+        if p == body:
+            return None
+        child, p = p, p.parent
+    return None
+
+
+def _text_op(op) -> str:
+    return op.text.decode("utf-8", "replace") if op.text is not None else ""
+
+
+def _placement(stmt) -> str | None:
+    """How text can go before ``stmt``: "list" (it is a statement of a ``{}`` block), "wrap"
+    (the single statement of an if/else/loop body: wrap it in braces), None."""
+    p = stmt.parent
+    if p is None:
+        return None
+    if p.type in ("compound_statement", "case_statement"):
+        return "list"
+    if stmt.type == "declaration":
+        return None
+    if p.type in ("if_statement", "else_clause", "for_statement", "while_statement",
+                  "do_statement", "for_range_loop"):
+        return "wrap"
+    return None
+
+
+def inline_helpers(data: bytes, body, root, sync_names: set[str], counter: list[int]
+                   ) -> list[Edit]:
+    """Edits replacing each call of a synchronising helper function of the file in the kernel
+    body by the helper's body (one level: calls the helper makes are left for the next round).
+    ``counter`` numbers the temporaries across rounds."""
+    helpers = _helpers(root, data, sync_names)
+    if not helpers:
+        return []
+    decl_types = _declared_types(data, body)
+    by_stmt: dict[int, list] = {}
+    stmts = {}
+    for node in _walk(body):
+        if node.type != "call_expression":
+            continue
+        fn = node.child_by_field_name("function")
+        targs = None
+        if fn is not None and fn.type == "template_function":
+            targs = fn.child_by_field_name("arguments")
+            fn = fn.child_by_field_name("name")
+        if fn is None or fn.type != "identifier" or helpers.get(_text(data, fn)) is None:
+            continue
+        stmt = _statement_of(node, body)
+        if stmt is None or _placement(stmt) is None:
+            continue
+        by_stmt.setdefault(stmt.id, []).append((node, helpers[_text(data, fn)], targs))
+        stmts[stmt.id] = stmt
+    edits: list[Edit] = []
+    for sid, calls in by_stmt.items():
+        stmt = stmts[sid]
+        if any(a is not b and a[0].start_byte <= b[0].start_byte < a[0].end_byte
+               for a in calls for b in calls):
+            continue  # nested helper calls: the next round
+        pre: list[str] = []
+        replaced: dict[int, str] = {}
+        ok = True
+        for call, helper, targs in calls:
+            n = counter[0]
+            counter[0] += 1
+            code = _inline_one(data, call, helper, targs, n, decl_types)
+            if code is None:
+                ok = False
+                break
+            text, result = code
+            if result is None:
+                parent = call.parent
+                if parent is None or parent.type != "expression_statement" or parent != stmt:
+                    ok = False
+                    break
+            pre.append(text)
+            replaced[call.id] = result
+        if not ok:
+            continue
+        if len(calls) == 1 and replaced[calls[0][0].id] is None:
+            new = " ".join(pre) + _newlines(data, stmt)
+        else:
+            new = " ".join(pre) + " " + _render(data, stmt, replaced)
+        if _placement(stmt) == "wrap":
+            new = "{ " + new + " }"
+        edits.append((stmt.start_byte, stmt.end_byte, new.encode()))
+    return edits
+
+
+def _declared_types(data: bytes, body) -> dict[str, str]:
+    """Kernel parameters and locals of a plain declarator: name -> type text (the last
+    declaration of a name wins; only used to deduce a helper's template arguments)."""
+    out: dict[str, str] = {}
+    func = body.parent
+    nodes = list(_walk(func.child_by_field_name("declarator"))) + list(_walk(body)) \
+        if func is not None and func.child_by_field_name("declarator") is not None \
+        else list(_walk(body))
+    for n in nodes:
+        if n.type not in ("parameter_declaration", "declaration"):
+            continue
+        type_node = n.child_by_field_name("type")
+        if type_node is None:
+            continue
+        quals = " ".join(_text(data, c) for c in n.children if c.type == "type_qualifier"
+                         and _text(data, c) in ("const", "volatile"))
+        for d in n.children_by_field_name("declarator"):
+            ident = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+            if ident is not None and ident.type == "identifier":
+                out[_text(data, ident)] = (quals + " " + _text(data, type_node)).strip()
+    return out
+
+
+def _render(data: bytes, node, replaced: dict[int, str]) -> str:
+    """``node``'s text with each node whose id is in ``replaced`` replaced (newlines kept)."""
+    if node.id in replaced:
+        return replaced[node.id] + _newlines(data, node)
+    if not any(node.start_byte <= r.start_byte and r.end_byte <= node.end_byte
+               for r in _nodes_by_id(node, replaced)):
+        return _text(data, node)
+    parts, pos = [], node.start_byte
+    for c in node.children:
+        parts.append(data[pos:c.start_byte].decode("utf-8", "replace"))
+        parts.append(_render(data, c, replaced))
+        pos = c.end_byte
+    parts.append(data[pos:node.end_byte].decode("utf-8", "replace"))
+    return "".join(parts)
+
+
+def _nodes_by_id(node, ids: dict[int, str]) -> list:
+    return [n for n in _walk(node) if n.id in ids]
+
+
+def _inline_one(data: bytes, call, helper: _Helper, targs, n: int,
+                decl_types: dict[str, str]) -> tuple[str, str | None] | None:
+    """(text to put before the calling statement, the expression the call becomes or None for
+    a void helper) or None when the call cannot be inlined exactly."""
+    body = helper.node.child_by_field_name("body")
+    if body is None or body.has_error:
+        return None
+    stmts = [c for c in body.named_children if c.type != "comment"]
+    ret = None
+    for s in _walk(body):
+        if s.type == "return_statement" and not _inside_lambda(s, body):
+            if ret is not None or s.parent != body or s != stmts[-1]:
+                return None  # only one return, as the last statement
+            ret = s
+    if helper.returns_value and (ret is None or not ret.named_children):
+        return None
+    if not helper.returns_value and ret is not None and ret.named_children:
+        return None
+    args_node = call.child_by_field_name("arguments")
+    args = list(args_node.named_children) if args_node is not None else []
+    params = [_param_parts(data, p) for p in helper.params]
+    if any(p is None for p in params) or len(args) > len(params):
+        return None
+    # template arguments: explicit ones in order, the others deduced from a plain argument
+    types: dict[str, str] = {}
+    values: dict[str, str] = {}
+    if helper.template is not None:
+        tparams = helper.template.child_by_field_name("parameters")
+        tlist = list(tparams.named_children) if tparams is not None else []
+        explicit = list(targs.named_children) if targs is not None else []
+        for i, tp in enumerate(tlist):
+            if tp.type in ("type_parameter_declaration", "optional_type_parameter_declaration"):
+                name_node = next((c for c in tp.named_children if c.type == "type_identifier"),
+                                 None)
+                if name_node is None:
+                    return None
+                tname = _text(data, name_node)
+                if i < len(explicit):
+                    types[tname] = _text(data, explicit[i])
+                    continue
+                for (ptype, _pname, _default, kind), a in zip(params, args, strict=False):
+                    core = re.sub(r"\b(const|volatile)\b|[&*\s]", "", ptype)
+                    if core == tname and a.type == "identifier" and \
+                            _text(data, a) in decl_types:
+                        atype = re.sub(r"\b(const|volatile)\b", "", decl_types[_text(data, a)])
+                        atype = atype.strip()
+                        if kind == "pointer":
+                            if not atype.endswith("*"):
+                                continue
+                            atype = atype[:-1].strip()
+                        if re.fullmatch(r"[\w: ]+", atype):
+                            types[tname] = atype
+                            break
+                if tname not in types:
+                    return None
+            elif tp.type in ("parameter_declaration", "optional_parameter_declaration"):
+                d = tp.child_by_field_name("declarator")
+                if d is None or d.type != "identifier" or i >= len(explicit):
+                    if tp.type == "optional_parameter_declaration" and d is not None:
+                        default = tp.child_by_field_name("default_value")
+                        if default is not None:
+                            values[_text(data, d)] = "(" + _text(data, default) + ")"
+                            continue
+                    return None
+                values[_text(data, d)] = "(" + _text(data, explicit[i]) + ")"
+            else:
+                return None
+    elif targs is not None:
+        return None
+    suffix = f"__oh{n}"
+    modified = _modified_names(data, body)
+    locals_ = {_text(data, d) for s in _walk(body) if s.type == "declaration"
+               for d0 in s.children_by_field_name("declarator")
+               for d in [_ident_of(d0)] if d is not None}
+    renames = {name: name + suffix for name in locals_}
+    renames.update(values)
+    binds: list[str] = []
+    for i, (ptype, pname, default, kind) in enumerate(params):
+        if i < len(args):
+            arg = args[i]
+            arg_text = _flat(data, arg)
+        elif default is not None:
+            arg, arg_text = None, default
+        else:
+            return None
+        if kind in ("rref", "other"):
+            return None
+        simple = arg is not None and arg.type == "identifier"
+        if kind == "ref" or (pname not in modified and simple and kind != "cref"):
+            if not simple:
+                return None
+            renames[pname] = arg_text  # the parameter names the argument itself
+            continue
+        if kind == "array":
+            ptype = re.sub(r"\[[^\]]*\]\s*$", "", ptype).strip() + " *"
+        elif kind == "cref":
+            ptype = re.sub(r"&\s*$", "", ptype.strip())
+        for tname, ttext in types.items():
+            ptype = re.sub(rf"\b{re.escape(tname)}\b", ttext, ptype)
+        ptype = re.sub(r"\bconst\b", "", ptype) if pname in modified else ptype
+        binds.append(f"{ptype} {pname}{suffix} = ({arg_text});")
+        renames[pname] = pname + suffix
+    parts = []
+    for s in stmts:
+        if s == ret:
+            continue
+        text = _body_text(data, s, renames, types)
+        if text is None:
+            return None
+        parts.append(text)
+    result = None
+    head = ""
+    if helper.returns_value:
+        rtype_node = helper.node.child_by_field_name("type")
+        rtype = _text(data, rtype_node)
+        for tname, ttext in types.items():
+            rtype = re.sub(rf"\b{re.escape(tname)}\b", ttext, rtype)
+        rtype = re.sub(r"\b(__device__|__host__|__forceinline__|inline|static|__noinline__|"
+                       r"constexpr)\b", "", rtype).strip()
+        if not rtype or "auto" in rtype.split():
+            return None
+        value = _body_text(data, ret.named_children[0], renames, types)
+        if value is None:
+            return None
+        result = f"__oh_ret{n}"
+        head = f"{rtype} {result};"
+        parts.append(f"{result} = ({value});")
+    # no braces: every local is renamed, so the body's statements join the caller's list (and
+    # its regions) rather than making a block of their own
+    return " ".join([head] + binds + parts).strip(), result
+
+
+def _ident_of(d):
+    while d is not None and d.type != "identifier":
+        nxt = d.child_by_field_name("declarator")
+        if nxt is None:
+            nxt = next((c for c in d.named_children if c.type.endswith("declarator") or
+                        c.type == "identifier"), None)
+        d = nxt
+    return d
+
+
+# ---- warp functions -----------------------------------------------------------------------------------
+#: name -> (read helper, operand kind, mask position or None for the plain forms)
+#: operand kind: "value" (deposit the value), "pred" (deposit the vote), "none"
+_WARP_CALLS = {
+    "__shfl_sync": ("wc_shfl", "value", 0), "__shfl_up_sync": ("wc_shfl_up", "value", 0),
+    "__shfl_down_sync": ("wc_shfl_down", "value", 0),
+    "__shfl_xor_sync": ("wc_shfl_xor", "value", 0),
+    "__shfl": ("wc_shfl", "value", None), "__shfl_up": ("wc_shfl_up", "value", None),
+    "__shfl_down": ("wc_shfl_down", "value", None), "__shfl_xor": ("wc_shfl_xor", "value", None),
+    "__ballot_sync": ("wc_ballot_sync", "pred", 0), "__ballot": ("wc_ballot", "pred", None),
+    "__any_sync": ("wc_any", "pred", 0), "__any": ("wc_any", "pred", None),
+    "__all_sync": ("wc_all", "pred", 0), "__all": ("wc_all", "pred", None),
+    "__uni_sync": ("wc_uni", "pred", 0),
+    "__activemask": ("wc_ballot", "one", None),
+    "__reduce_add_sync": ("wc_reduce_add", "value", 0),
+    "__reduce_min_sync": ("wc_reduce_min", "value", 0),
+    "__reduce_max_sync": ("wc_reduce_max", "value", 0),
+    "__reduce_and_sync": ("wc_reduce_and", "value", 0),
+    "__reduce_or_sync": ("wc_reduce_or", "value", 0),
+    "__reduce_xor_sync": ("wc_reduce_xor", "value", 0),
+    "__match_any_sync": ("wc_match_any", "value", 0),
+    "__match_all_sync": ("wc_match_all", "value", 0),
+    "__syncwarp": (None, "none", 0),
+}
+#: typed reads (the result type is the operand's)
+_TYPED = {"wc_shfl", "wc_shfl_up", "wc_shfl_down", "wc_shfl_xor", "wc_reduce_add",
+          "wc_reduce_min", "wc_reduce_max", "wc_reduce_and", "wc_reduce_or", "wc_reduce_xor"}
+
+
+@dataclass
+class WarpExpansion:
+    """The edits expanding a kernel's warp functions and how many call sites (buffers) the
+    split kernel needs."""
+
+    edits: list[Edit]
+    sites: int
+
+
+def expand_warp_calls(data: bytes, body, macros: dict[str, str]) -> WarpExpansion:
+    """Edits turning each warp function call in a supported position of the kernel body into a
+    warp-level split point (see the module docstring).  A statement ``S`` holding calls becomes
+
+        wc_put(__oh_wc + K * __oh_n, __oh_lt, (operand)); ... __openhip_wsplit(); S'
+
+    where ``S'`` is ``S`` with each call replaced by its read (calls nested in another's
+    arguments split first).  ``__oh_wc``, ``__oh_n``, ``__oh_lt`` and ``__oh_wx`` (the exited
+    flags) are the split function's.  Calls in other positions are left (the kernel then runs
+    as fibers)."""
+    calls_by_stmt: dict[int, list] = {}
+    stmts: dict[int, object] = {}
+    for node in _walk(body):
+        if node.type != "call_expression":
+            continue
+        fn = node.child_by_field_name("function")
+        if fn is None or fn.type != "identifier" or _text(data, fn) not in _WARP_CALLS:
+            continue
+        stmt = _statement_of(node, body)
+        if stmt is None or _placement(stmt) is None:
+            continue
+        calls_by_stmt.setdefault(stmt.id, []).append(node)
+        stmts[stmt.id] = stmt
+    edits: list[Edit] = []
+    site = 0
+    for sid, calls in calls_by_stmt.items():
+        stmt = stmts[sid]
+        ids = {c.id for c in calls}
+        level: dict[int, int] = {}
+
+        def level_of(c, level=level, ids=ids) -> int:
+            """1 + the level of the warp calls in ``c``'s arguments (they split first)."""
+            if c.id not in level:
+                inner = [m for m in _walk(c) if m.id in ids and m.id != c.id]
+                level[c.id] = 1 + max((level_of(m) for m in inner), default=0)
+            return level[c.id]
+
+        replaced: dict[int, str] = {}
+        puts: dict[int, list[str]] = {}
+        partial: dict[int, bool] = {}
+        ok = True
+        for c in sorted(calls, key=lambda c: (level_of(c), c.start_byte)):
+            name = _text(data, c.child_by_field_name("function"))
+            helper, operand, mask_at = _WARP_CALLS[name]
+            args = list(c.child_by_field_name("arguments").named_children)
+            lvl = level_of(c)
+            k = site
+            site += 1
+            buf = f"__oh_wc + {k}u * __oh_n"
+            if name == "__syncwarp":
+                if c.parent != stmt or stmt.type != "expression_statement" or len(args) > 1:
+                    ok = False
+                    break
+                replaced[c.id] = "(void)0"
+                puts.setdefault(lvl, [])
+                partial.setdefault(lvl, False)
+                continue
+            rendered = [_flat_render(data, a, replaced) for a in args]
+            # The _sync forms name their lanes: CUDA requires every lane of the mask to reach
+            # the same call, so whatever the control flow, the lanes that deposit are those
+            # that read (the others read 0, as with fibers).  The plain forms and
+            # __activemask() mean "the lanes that are here": split only where all provably are.
+            if mask_at is None:
+                mask, rest = "~0ull", rendered
+                full = False
+            else:
+                if not args:
+                    ok = False
+                    break
+                mask, rest = rendered[0], rendered[1:]
+                full = True
+            if operand == "one":
+                puts.setdefault(lvl, []).append(f"::openhip::detail::wc_put_pred({buf}, "
+                                                "__oh_lt, 1);")
+                read_args = []
+            else:
+                if not rest:
+                    ok = False
+                    break
+                value, read_args = rest[0], rest[1:]
+                fn_put = "wc_put_pred" if operand == "pred" else "wc_put"
+                puts.setdefault(lvl, []).append(
+                    f"::openhip::detail::{fn_put}({buf}, __oh_lt, ({value}));")
+            partial[lvl] = partial.get(lvl, False) or not full
+            targ = ""
+            if helper in _TYPED:
+                targ = f"<::openhip::detail::wc_t<decltype({rest[0]})>>"
+            tail = "".join(", " + a for a in [mask] + read_args)
+            replaced[c.id] = (f"::openhip::detail::{helper}{targ}({buf}, __oh_lt, __oh_n, "
+                              f"__oh_wx{tail})")
+        if not ok:
+            continue
+        pre = []
+        for lvl in sorted(puts):
+            pre.extend(puts[lvl])
+            pre.append((WARP_SPLIT_PARTIAL if partial.get(lvl) else WARP_SPLIT) + "();")
+        if stmt.type == "expression_statement" and len(calls) == 1 and \
+                _text(data, calls[0].child_by_field_name("function")) == "__syncwarp":
+            new = " ".join(pre) + _newlines(data, stmt)
+        else:
+            new = " ".join(pre) + " " + _render(data, stmt, replaced)
+        if _placement(stmt) == "wrap":
+            new = "{ " + new + " }"
+        edits.append((stmt.start_byte, stmt.end_byte, new.encode()))
+    return WarpExpansion(edits, site)
+
+
+def _flat_render(data: bytes, node, replaced: dict[int, str]) -> str:
+    return re.sub(r"[\r\n]+", " ", _strip_comments(data, node, replaced))
+
+
+def _strip_comments(data: bytes, node, replaced: dict[int, str]) -> str:
+    if node.id in replaced:
+        return replaced[node.id]
+    if node.type == "comment":
+        return " "
+    if not node.children:
+        return _text(data, node)
+    parts, pos = [], node.start_byte
+    for c in node.children:
+        parts.append(data[pos:c.start_byte].decode("utf-8", "replace"))
+        parts.append(_strip_comments(data, c, replaced))
+        pos = c.end_byte
+    parts.append(data[pos:node.end_byte].decode("utf-8", "replace"))
+    return "".join(parts)
