@@ -11,6 +11,12 @@ OPENHIP_PLATFORM           ``cpu`` | ``nvidia`` | ``amd`` | ``auto`` (default ``
 OPENHIP_CACHE_DIR          the on-disk compile cache (default ``$XDG_CACHE_HOME/openhip`` or
                            ``~/.cache/openhip``)
 OPENHIP_DISABLE_CACHE      ``1``: compile without the disk cache (the in-memory layer stays)
+OPENHIP_COMPILE_TIMEOUT    seconds one run of a host compiler may take (CPU platform: kernels,
+                           the runtime library, the precompiled header) before it is killed
+                           and a CompileError says so (default 300; ``0``: no limit)
+OPENHIP_COMPILE_MEMORY     address space one run of a host compiler may use, in bytes or with
+                           a ``k``/``m``/``g`` suffix (default: half the physical memory, at
+                           least 2 GiB and at most 8 GiB; ``0``: no limit)
 OPENHIP_CPU_THREADS        worker threads of the CPU platform (default: all cores)
 OPENHIP_CPU_STACK_SIZE     bytes of stack per fiber (a GPU thread of a synchronising kernel)
                            on the CPU platform (default 64 KiB)
@@ -67,6 +73,54 @@ def cache_dir() -> Path:
 def cache_disabled() -> bool:
     """True when ``OPENHIP_DISABLE_CACHE`` asks to skip the disk cache."""
     return os.environ.get("OPENHIP_DISABLE_CACHE", "").strip().lower() in ("1", "true", "yes")
+
+
+#: the default of ``OPENHIP_COMPILE_TIMEOUT`` (seconds).
+DEFAULT_COMPILE_TIMEOUT = 300.0
+
+
+def compile_timeout() -> float | None:
+    """Seconds a host compiler run may take (``OPENHIP_COMPILE_TIMEOUT``); None: no limit."""
+    value = os.environ.get("OPENHIP_COMPILE_TIMEOUT", "").strip()
+    if not value:
+        return DEFAULT_COMPILE_TIMEOUT
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise ValueError(f"OPENHIP_COMPILE_TIMEOUT={value!r} must be a number of seconds") \
+            from None
+    if seconds < 0 or seconds != seconds:
+        raise ValueError(f"OPENHIP_COMPILE_TIMEOUT={value!r} must be >= 0 (0: no limit)")
+    return seconds or None
+
+
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (ValueError, OSError, AttributeError):
+        return 0
+
+
+def compile_memory() -> int | None:
+    """Bytes of address space a host compiler run may use (``OPENHIP_COMPILE_MEMORY``); None:
+    no limit."""
+    value = os.environ.get("OPENHIP_COMPILE_MEMORY", "").strip().lower()
+    if not value:
+        gib = 1 << 30
+        return max(2 * gib, min(8 * gib, _physical_memory() // 2))
+    scale = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}.get(value[-1], 1)
+    number = value[:-1] if value[-1] in "kmgt" else value
+    try:
+        size = int(float(number) * scale)
+    except ValueError:
+        raise ValueError(f"OPENHIP_COMPILE_MEMORY={value!r} must be bytes, or a number with "
+                         "k, m or g") from None
+    if size < 0:
+        raise ValueError(f"OPENHIP_COMPILE_MEMORY={value!r} must be >= 0 (0: no limit)")
+    if 0 < size < 64 << 20:
+        raise ValueError(f"OPENHIP_COMPILE_MEMORY={value!r}: at least 64m (a compiler needs "
+                         "that much to start)")
+    return size or None
 
 
 def cpu_threads() -> int:

@@ -6,10 +6,14 @@ openhip's version. Files the source included (``CompiledProgram.metadata["depend
 recorded with their SHA-256 and re-checked on every hit, so editing an included header rebuilds.
 
 Entries are written to a temporary file and ``os.replace``d into place, so readers never see half
-an entry and two processes compiling the same kernel at once both succeed. Every entry carries the
-SHA-256 of its binary: a corrupt or truncated entry is detected, removed and rebuilt. A failed
-build raises and is never cached. A read-only or unusable cache directory means compiling without
-the disk cache, with one warning.
+an entry and two processes compiling the same kernel at once both succeed. A failed build raises
+and is never cached.
+
+Trust (``trust.py``): the cache directory is used only when it is the user's own and no one else
+can write to it; every entry ends with an HMAC-SHA256 of its name and contents under the user's
+secret key, checked before anything in it is parsed. A planted, swapped, corrupt or truncated
+entry is a miss: it is removed and rebuilt, never loaded. A refused, read-only, full or otherwise
+unusable cache directory means compiling without the disk cache, with one warning.
 """
 
 from __future__ import annotations
@@ -20,23 +24,25 @@ import os
 import struct
 import tempfile
 import threading
-import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
 
 from .. import config
+from ..errors import CompileError
 from ..platforms.base import CompiledProgram
+from . import trust
 
 __all__ = ["Toolchain", "cached_compile", "cache_key", "cache_info", "clear_memory_cache",
            "CacheInfo"]
 
-_MAGIC = b"OHC1"
-_HEADER = struct.Struct("<4sII")  # magic, header length, reserved
+_MAGIC = b"OHC2"
+_HEADER = struct.Struct("<4sII")  # magic, header length, reserved; then header, binary, MAC
+_MAC_BYTES = 32
 _memory: dict[str, tuple[CompiledProgram, tuple]] = {}
 _lock = threading.Lock()
-_warned_dirs: set[str] = set()
+_warned_dirs = trust.warned  # cache directories already warned about (one warning each)
 
 
 class Toolchain(Protocol):
@@ -89,56 +95,68 @@ def _entry_path(root: Path, platform: str, key: str) -> Path:
     return root / platform / key[:2] / f"{key}.ohc"
 
 
-def _serialise(program: CompiledProgram, deps: list[tuple[str, str | None]]) -> bytes:
+def _label(platform: str, key: str) -> str:
+    return f"entry {platform}/{key}"
+
+
+def _serialise(program: CompiledProgram, deps: list[tuple[str, str | None]],
+               root: trust.TrustedDir, label: str) -> bytes:
     header = json.dumps({
         "platform": program.platform, "arch": program.arch, "kernels": program.kernels,
         "globals": program.globals, "metadata": program.metadata, "log": program.log,
-        "dependencies": deps, "binary_sha256": hashlib.sha256(program.binary).hexdigest(),
-        "binary_size": len(program.binary),
+        "dependencies": deps, "binary_size": len(program.binary),
     }).encode("utf-8")
-    return _HEADER.pack(_MAGIC, len(header), 0) + header + program.binary
+    body = _HEADER.pack(_MAGIC, len(header), 0) + header + program.binary
+    return body + root.mac(label, body)
 
 
-def _deserialise(data: bytes) -> tuple[CompiledProgram, list] | None:
-    """The entry in ``data``, or None when it is corrupt or truncated."""
-    if len(data) < _HEADER.size:
+def _deserialise(data: bytes, root: trust.TrustedDir,
+                 label: str) -> tuple[CompiledProgram, list] | None:
+    """The entry in ``data``, or None when it is not one this user's process wrote for
+    ``label`` (planted, corrupt, truncated, or of another format)."""
+    if len(data) < _HEADER.size + _MAC_BYTES:
         return None
-    magic, hlen, _ = _HEADER.unpack_from(data)
-    if magic != _MAGIC or _HEADER.size + hlen > len(data):
+    body, mac = data[:-_MAC_BYTES], data[-_MAC_BYTES:]
+    if not root.verify(mac, label, body):
+        return None
+    magic, hlen, _ = _HEADER.unpack_from(body)
+    if magic != _MAGIC or _HEADER.size + hlen > len(body):
         return None
     try:
-        header = json.loads(data[_HEADER.size:_HEADER.size + hlen])
-    except ValueError:
-        return None
-    binary = data[_HEADER.size + hlen:]
-    if len(binary) != header.get("binary_size") or \
-            hashlib.sha256(binary).hexdigest() != header.get("binary_sha256"):
-        return None
-    program = CompiledProgram(binary=binary, platform=header["platform"], arch=header["arch"],
-                              kernels=header["kernels"], globals=header["globals"],
-                              metadata=header["metadata"], log=header.get("log", ""))
-    return program, header.get("dependencies", [])
+        header = json.loads(body[_HEADER.size:_HEADER.size + hlen])
+        binary = body[_HEADER.size + hlen:]
+        if len(binary) != header["binary_size"]:
+            return None
+        program = CompiledProgram(binary=binary, platform=header["platform"],
+                                  arch=header["arch"], kernels=header["kernels"],
+                                  globals=header["globals"], metadata=header["metadata"],
+                                  log=header.get("log", ""))
+        deps = [(str(p), d) for p, d in header.get("dependencies", [])]
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None  # a MAC-valid entry of an older layout: rebuilt
+    return program, deps
 
 
 def _warn_unusable(root: Path, exc: OSError) -> None:
-    key = str(root)
-    if key not in _warned_dirs:
-        _warned_dirs.add(key)
-        warnings.warn(f"openhip: compile cache directory {root} is not usable ({exc}); "
-                      "compiling without the disk cache", RuntimeWarning, stacklevel=3)
+    trust.warn_once(root, f"compile cache directory {root} is not usable ({exc}); "
+                    "compiling without the disk cache", stacklevel=4)
 
 
-def _read_disk(path: Path) -> tuple[CompiledProgram, list] | None:
+def _read_disk(path: Path, root: trust.TrustedDir,
+               label: str) -> tuple[CompiledProgram, list] | None:
     try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        return None
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
     except OSError:
-        return None
-    entry = _deserialise(data)
+        return None  # absent, a symbolic link, unreadable: a miss
+    try:
+        with os.fdopen(fd, "rb") as f:
+            data = f.read()
+    except OSError:
+        data = b""
+    entry = _deserialise(data, root, label)
     if entry is None:
         try:
-            path.unlink()  # corrupt: remove so it is rebuilt
+            path.unlink()  # planted or corrupt: remove so it is rebuilt
         except OSError:
             pass
         return None
@@ -149,14 +167,14 @@ def _read_disk(path: Path) -> tuple[CompiledProgram, list] | None:
     return entry
 
 
-def _write_disk(path: Path, program: CompiledProgram, deps: list) -> None:
-    root = path.parents[2]
+def _write_disk(path: Path, program: CompiledProgram, deps: list, root: trust.TrustedDir,
+                label: str) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".ohc")
+        directory = root.subdir(*path.relative_to(root.path).parent.parts)
+        fd, tmp = tempfile.mkstemp(dir=directory, prefix=".tmp-", suffix=".ohc")
         try:
             with os.fdopen(fd, "wb") as f:
-                f.write(_serialise(program, deps))
+                f.write(_serialise(program, deps, root, label))
             os.replace(tmp, path)
         except BaseException:
             try:
@@ -164,8 +182,28 @@ def _write_disk(path: Path, program: CompiledProgram, deps: list) -> None:
             except OSError:
                 pass
             raise
-    except OSError as exc:
-        _warn_unusable(root, exc)
+    except OSError as exc:  # read-only, full (ENOSPC), not a directory...
+        _warn_unusable(root.path, exc)
+
+
+def check_source(source: object, *, platform: str = "", filename: str = "kernel.hip") -> str:
+    """``source`` when it is text a compiler can read: TypeError for a non-str, CompileError
+    (with the line and column) for a string that has no UTF-8 form (a lone surrogate)."""
+    if not isinstance(source, str):
+        raise TypeError(f"source must be str, not {type(source).__name__}")
+    try:
+        source.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        line = source.count("\n", 0, exc.start) + 1
+        column = exc.start - (source.rfind("\n", 0, exc.start) + 1) + 1
+        char = ord(source[exc.start])
+        raise CompileError(
+            f"{filename}:{line}:{column}: error: the source holds a lone surrogate "
+            f"(U+{char:04X}), which is not a character and has no UTF-8 form; was it decoded "
+            "with errors='surrogateescape'? Decode the file as UTF-8 (or fix the string)",
+            source.encode("utf-8", "replace").decode("utf-8"), platform=platform,
+            name=filename) from None
+    return source
 
 
 def cached_compile(toolchain: Toolchain, source: str, *, platform: str, arch: str,
@@ -177,8 +215,7 @@ def cached_compile(toolchain: Toolchain, source: str, *, platform: str, arch: st
     ``build`` overrides how a miss is compiled (default: ``toolchain.compile`` with the same
     arguments). Exceptions from the build propagate and nothing is cached.
     """
-    if not isinstance(source, str):
-        raise TypeError(f"source must be str, not {type(source).__name__}")
+    check_source(source, platform=platform, filename=filename)
     options = tuple(options)
     name_expressions = tuple(name_expressions)
     key = cache_key(source, platform=platform, arch=arch, options=options,
@@ -190,10 +227,11 @@ def cached_compile(toolchain: Toolchain, source: str, *, platform: str, arch: st
         program, stamp = hit
         if not stamp or _dep_stamp([p for p, *_ in stamp]) == stamp:
             return program
-    use_disk = not config.cache_disabled()
-    path = _entry_path(config.cache_dir(), platform, key)
-    if use_disk:
-        entry = _read_disk(path)
+    root = None if config.cache_disabled() else trust.cache_root()
+    label = _label(platform, key)
+    if root is not None:
+        path = _entry_path(root.path, platform, key)
+        entry = _read_disk(path, root, label)
         if entry is not None:
             program, deps = entry
             with _lock:
@@ -207,8 +245,8 @@ def cached_compile(toolchain: Toolchain, source: str, *, platform: str, arch: st
     _add_signatures(program, source)
     dep_paths = [str(p) for p in program.metadata.get("dependencies", [])]
     deps = [(p, _file_digest(p)) for p in dep_paths]
-    if use_disk:
-        _write_disk(path, program, deps)
+    if root is not None:
+        _write_disk(path, program, deps, root, label)
     with _lock:
         _memory[key] = (program, _dep_stamp(dep_paths))
     return program

@@ -25,6 +25,7 @@ from ..gpu_headers import SHARED_INCLUDE_DIR, headers_digest
 from ..nvidia import elf
 from ..nvidia.deps import user_dependencies
 from ..nvidia.names import auto_name_expressions, merge_lowered
+from ..options import refuse_tool_options
 from . import lib as hiplib
 from .arch import AmdArch, parse_arch, supported_archs
 from .errors import HIPRTC_ERROR_COMPILATION, HIPRTC_RESULTS, check_rtc
@@ -49,6 +50,7 @@ def translate_options(options: Sequence[str]) -> list[str]:
     for opt in options:
         if opt.startswith(("--offload-arch", "--gpu-architecture", "-arch", "--amdgpu-target")):
             raise ValueError(f"option {opt!r}: give the target as arch=, not in options")
+        refuse_tool_options(opt)
         if opt in _OPTION_MAP:
             if _OPTION_MAP[opt]:
                 out.append(_OPTION_MAP[opt])

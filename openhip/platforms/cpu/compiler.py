@@ -14,12 +14,16 @@ stores); ``-fno-math-errno`` (device math never sets errno); ``-fvisibility=hidd
 ``-ffast-math``: NaN, infinities and rounding stay IEEE.
 
 User options: ``-D``/``-U``/``-I`` (also split: ``-I dir``), ``-std=c++17|20|23`` (or gnu++),
-``-O0..3``/``-Os``, ``-g``, ``-W...``/``-w``, ``-ffp-contract=``, ``-fno-fast-math``,
-``-fopt-info...``; GPU-only options of nvcc/hipcc/hiprtc (``--gpu-architecture``,
-``--offload-arch``, ``-arch``, ``-lineinfo``, ``-use_fast_math``, ``-rdc``, ``-G``,
-``--device-debug``, ``-default-device``, ``-fgpu-rdc``, ``-ftz=``, ``-prec-div=``, ``-prec-sqrt=``,
-``-fmad=``) are accepted and ignored. Anything else raises ValueError: options reach a compiler
-that writes files and loads plugins, so unknown ones are refused rather than passed on.
+``-O0..3``/``-Os``, ``-g``, ``-w``, warning flags only as ``-W[no-]name[=value]``,
+``-ffp-contract=off|on|fast``, ``-fno-fast-math``, ``-fopt-info[-kinds]`` (to stderr, no
+``=file``); GPU-only options of nvcc/hipcc/hiprtc (``--gpu-architecture``, ``--offload-arch``,
+``-arch``, ``-lineinfo``, ``-use_fast_math``, ``-rdc``, ``-G``, ``--device-debug``,
+``-default-device``, ``-fgpu-rdc``, ``-ftz=``, ``-prec-div=``, ``-prec-sqrt=``, ``-fmad=``) are
+accepted and ignored. Anything else raises ValueError naming the accepted list: options reach a
+compiler driver that loads plugins and writes files, so an option that names a file or passes
+options to another tool (``-Wl,-plugin,x.so``, ``-Wp,-MD,path``, ``-fopt-info-all=path``) is
+refused rather than passed on. The compiler runs with stdin from /dev/null and under a time and
+a memory limit (``limits.py``: ``OPENHIP_COMPILE_TIMEOUT``, ``OPENHIP_COMPILE_MEMORY``).
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from pathlib import Path
 from ... import config
 from ...errors import CompileError
 from ..base import CompiledProgram
+from .limits import limit_message, run_tool
 from .runtime_lib import INCLUDE_DIR
 
 __all__ = ["BASE_FLAGS", "Compiler", "find_compiler", "compile_program", "host_arch",
@@ -50,8 +55,19 @@ BASE_FLAGS = ("-O3", "-fPIC", "-shared", "-ffp-contract=fast", "-fno-trapping-ma
               "-fno-math-errno", "-fvisibility=hidden", "-fno-semantic-interposition", "-fno-plt")
 DEFAULT_STD = "-std=c++17"
 
-_PASS_PREFIXES = ("-D", "-U", "-W", "-ffp-contract=", "-fopt-info")
-_PASS_EXACT = {"-w", "-g", "-O0", "-O1", "-O2", "-O3", "-Os", "-fno-fast-math"}
+_PASS_EXACT = {"-w", "-g", "-O0", "-O1", "-O2", "-O3", "-Os", "-fno-fast-math",
+               "-ffp-contract=off", "-ffp-contract=on", "-ffp-contract=fast"}
+#: a warning flag: ``-Wname``, ``-Wno-name``, ``-Wname=value`` (no ``,``/``/``/``.``: ``-Wl,``,
+#: ``-Wa,`` and ``-Wp,`` pass options to the linker, assembler and preprocessor, which load
+#: plugins and write files).
+_WARNING = re.compile(r"^-W(?:no-)?[A-Za-z][A-Za-z0-9_+-]*(?:=[A-Za-z0-9_+-]+)?$")
+#: ``-fopt-info`` with its kinds (``-fopt-info-vec-missed``) but no ``=file``.
+_OPT_INFO = re.compile(r"^-fopt-info(?:-[a-z]+)*$")
+_ACCEPTED = ("-D, -U, -I, -std=c++17/20/23 (or gnu++), -O0..-O3, -Os, -g, -w, warning flags "
+             "-W[no-]name[=value], -ffp-contract=off|on|fast, -fno-fast-math, "
+             "-fopt-info[-kinds] (to stderr); GPU-only options such as --gpu-architecture are "
+             "ignored; options that name an output file or pass options to another tool "
+             "(-Wl,, -Wp,, -Wa,, -o, -fplugin, =file forms) are refused")
 _IGNORED_PREFIXES = ("--gpu-architecture", "-arch", "--offload-arch", "-ftz=", "--ftz=",
                      "-prec-div=", "--prec-div=", "-prec-sqrt=", "--prec-sqrt=", "-fmad=",
                      "--fmad=", "-rdc=", "--relocatable-device-code=", "--gpu-max-threads-per-block",
@@ -158,15 +174,14 @@ def normalize_options(options: Sequence[str]) -> tuple[list[str], str]:
             if value is None:
                 raise ValueError(f"option {opt!r} needs a value")
             flags.append(opt + value)
-        elif opt in _PASS_EXACT or opt.startswith(_PASS_PREFIXES):
+        elif opt.startswith(("-D", "-U")) or opt in _PASS_EXACT or _WARNING.match(opt) \
+                or _OPT_INFO.match(opt):
             flags.append(opt)
         elif opt in _IGNORED_EXACT or opt.startswith(_IGNORED_PREFIXES):
             continue
         else:
-            raise ValueError(
-                f"compile option {opt!r} is not accepted by the CPU platform (accepted: -D, -U, "
-                "-I, -std=c++17/20/23, -O0..-O3, -Os, -g, -W..., -w, -ffp-contract=...; "
-                "GPU-only options such as --gpu-architecture are ignored)")
+            raise ValueError(f"compile option {opt!r} is not accepted by the CPU platform "
+                             f"(accepted: {_ACCEPTED})")
     return flags, std
 
 
@@ -323,46 +338,85 @@ _pch_lock = threading.Lock()
 _pch_cache: dict[str, str | None] = {}
 
 
+_PCH_TEXT = b"#include <hip/hip_runtime.h>\n"
+
+
 def _pch_header(compiler: Compiler, flags: Sequence[str]) -> str | None:
     """A precompiled <hip/hip_runtime.h> for these flags (GCC only), built once into the cache
     directory; returns the header to ``-include`` (its ``.gch`` sits next to it), or None.
 
     Parsing the headers is most of a small kernel's compile time. GCC checks a PCH's validity
     itself (flags, macros defined on the command line that the headers use) and silently falls
-    back to the plain header, so a stale or unusable PCH costs time, never correctness.
+    back to the plain header, so a stale or unusable PCH costs time, never correctness. What it
+    does not check is who wrote it: the header and its ``.gch`` are used only when they match
+    the MAC this user's process recorded (``openhip.compiler.trust``); otherwise they are
+    rebuilt. No usable cache directory: no PCH.
     """
     if compiler.is_clang or os.environ.get("OPENHIP_CPU_PCH", "1") == "0":
         return None
+    from ...compiler import trust
+
     key = hashlib.sha256("\0".join([compiler.path, compiler.version, _include_digest(),
                                      *flags]).encode()).hexdigest()[:20]
     with _pch_lock:
         if key in _pch_cache:
             return _pch_cache[key]
-        directory = config.cache_dir() / "cpu-pch" / key
-        header = directory / "openhip_pch.h"
-        gch = directory / "openhip_pch.h.gch"
-        result: str | None = str(header)
-        if not (header.is_file() and gch.is_file()):
+        result: str | None = None
+        root = trust.cache_root()
+        if root is not None:
+            directory = root.path / "cpu-pch" / key
             try:
-                directory.mkdir(parents=True, exist_ok=True)
-                if not header.is_file():
-                    tmp = directory / f".h-{os.getpid()}"
-                    tmp.write_text("#include <hip/hip_runtime.h>\n")
-                    os.replace(tmp, header)
-                tmp_gch = directory / f".gch-{os.getpid()}-{threading.get_ident()}"
-                cmd = [compiler.path, "-x", "c++-header", *flags, "-isystem", str(INCLUDE_DIR),
-                       str(header), "-o", str(tmp_gch)]
-                proc = subprocess.run(cmd, capture_output=True, text=True)
-                if proc.returncode == 0:
-                    os.replace(tmp_gch, gch)
-                else:
-                    result = None
-                if tmp_gch.exists():
-                    tmp_gch.unlink()
-            except OSError:  # read-only cache directory: compile without a PCH
-                result = None
+                if _pch_valid(root, directory, key) or _pch_build(root, directory, key,
+                                                                  compiler, flags):
+                    result = str(directory / "openhip_pch.h")
+            except OSError as exc:  # read-only or full: compile without a PCH
+                trust.warn_once(root.path, f"cannot write the precompiled header into "
+                                f"{directory} ({exc}); compiling without it")
         _pch_cache[key] = result
         return result
+
+
+def _pch_mac(root, key: str, gch: bytes) -> bytes:
+    return root.mac(f"cpu-pch {key}", _PCH_TEXT, b"\0", gch)
+
+
+def _pch_valid(root, directory: Path, key: str) -> bool:
+    from ...compiler import trust
+
+    if trust.read_artifact(directory / "openhip_pch.h") != _PCH_TEXT:
+        return False
+    gch = trust.read_artifact(directory / "openhip_pch.h.gch")
+    mac = trust.read_artifact(directory / "openhip_pch.mac")
+    return gch is not None and mac is not None and root.verify(mac, f"cpu-pch {key}",
+                                                               _PCH_TEXT, b"\0", gch)
+
+
+def _pch_build(root, directory: Path, key: str, compiler: Compiler,
+               flags: Sequence[str]) -> bool:
+    """Build the PCH into ``directory`` with its MAC; False when the compiler fails."""
+    from ...compiler import trust
+
+    root.subdir("cpu-pch", key)
+    header = directory / "openhip_pch.h"
+    trust.write_artifact(header, _PCH_TEXT)
+    fd, tmp_gch = tempfile.mkstemp(dir=directory, prefix=".tmp-gch-")
+    os.close(fd)
+    try:
+        cmd = [compiler.path, "-x", "c++-header", *flags, "-isystem", str(INCLUDE_DIR),
+               str(header), "-o", tmp_gch]
+        if run_tool(cmd).returncode != 0:
+            return False
+        gch = trust.read_artifact(Path(tmp_gch))
+        if not gch:
+            return False
+        # the MAC first: a reader between the two sees a mismatch (a rebuild), never a PCH
+        # without a valid MAC
+        trust.write_artifact(directory / "openhip_pch.mac", _pch_mac(root, key, gch))
+        os.replace(tmp_gch, directory / "openhip_pch.h.gch")
+        return True
+    finally:
+        if os.path.exists(tmp_gch):
+            os.unlink(tmp_gch)
 
 
 @lru_cache(maxsize=1)
@@ -456,8 +510,11 @@ def _build(compiler: Compiler, text: str, rel: str, std: str, march: str,
                "-isystem", str(INCLUDE_DIR), "-include", pch or "hip/hip_runtime.h",
                "-iquote", os.getcwd(), *user_flags,
                "-fstack-usage", "-MMD", "-MF", str(depfile), "-o", str(out), rel]
-        proc = subprocess.run(cmd, cwd=work, capture_output=True, text=True)
-        log = (proc.stdout + proc.stderr).replace(str(work) + os.sep, "")
+        proc = run_tool(cmd, cwd=work)  # no stdin, time and memory limits (limits.py)
+        log = proc.output.replace(str(work) + os.sep, "")
+        if proc.limit:
+            raise CompileError(f"{rel}: {limit_message(proc)}\n{log}".rstrip(), source, options,
+                               platform="cpu", name=filename, arch=arch)
         if proc.returncode != 0 or not out.is_file():
             raise CompileError(log or f"{compiler.path} exited with {proc.returncode}", source,
                                options, platform="cpu", name=filename, arch=arch)

@@ -10,6 +10,7 @@ the same source have separate globals, as on a GPU.
 from __future__ import annotations
 
 import ctypes
+import errno
 import functools
 import hashlib
 import itertools
@@ -379,12 +380,22 @@ def _query_param_sizes(cdll: ctypes.CDLL, symbol: str) -> tuple[int, ...]:
 _load_counter = itertools.count()
 
 
-def _load_dir() -> str:
-    """Where module images are written for dlopen: tmpfs (/dev/shm) where possible."""
-    for candidate in ("/dev/shm", tempfile.gettempdir()):
-        if os.path.isdir(candidate) and os.access(candidate, os.W_OK | os.X_OK):
-            return candidate
-    return tempfile.gettempdir()
+#: where module images are written for dlopen, in order: tmpfs, then (None) the process's
+#: private directory (``openhip.compiler.trust.private_dir``), used when /dev/shm is missing,
+#: full or not executable.
+_LOAD_DIRS: tuple[str | None, ...] = ("/dev/shm", None)
+
+
+def _load_dir():
+    """The directories module images may be written to for dlopen, best first (the private
+    directory is only made when it is reached)."""
+    for candidate in _LOAD_DIRS:
+        if candidate is None:
+            from ...compiler import trust
+
+            yield str(trust.private_dir().path)
+        elif os.path.isdir(candidate) and os.access(candidate, os.W_OK | os.X_OK):
+            yield candidate
 
 
 def _dlopen_bytes(binary: bytes) -> tuple[ctypes.CDLL, str]:
@@ -392,23 +403,59 @@ def _dlopen_bytes(binary: bytes) -> tuple[ctypes.CDLL, str]:
     unique for the life of the process (dlopen returns an already loaded object of the same
     name, so two modules must never share one; memfd paths /proc/self/fd/N do get reused),
     loaded, and unlinked at once. Every load is a separate object with its own globals, as on a
-    GPU."""
+    GPU. A directory that is full (ENOSPC) or refuses the load (noexec) passes to the next one;
+    no partial file is left behind. Raises HipError (hipErrorOutOfMemory when every place is
+    full, naming each) or, for an image that no place can load, the loader's OSError."""
     mode = getattr(os, "RTLD_LOCAL", 0) | getattr(os, "RTLD_NOW", 2)
     name = f"openhip-{os.getpid()}-{next(_load_counter)}-"
-    fd, path = tempfile.mkstemp(prefix=name, suffix=".so", dir=_load_dir())
+    failures: list[str] = []
+    write_errors: list[OSError] = []
+    load_error: OSError | None = None
+    for directory in _load_dir():
+        try:
+            fd, path = tempfile.mkstemp(prefix=name, suffix=".so", dir=directory)
+        except OSError as exc:
+            failures.append(f"{directory}: {exc}")
+            write_errors.append(exc)
+            continue
+        try:
+            try:
+                _write_all(fd, binary)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            _unlink_quietly(path)
+            failures.append(f"writing {len(binary)} bytes to {directory}: {exc}")
+            write_errors.append(exc)
+            continue
+        try:
+            return ctypes.CDLL(path, mode=mode), path
+        except OSError as exc:
+            load_error = exc
+            failures.append(f"{directory}: {exc}")
+        finally:
+            _unlink_quietly(path)
+    if load_error is not None:
+        raise OSError(f"{load_error} (tried: {'; '.join(failures)})")
+    full = any(e.errno in (errno.ENOSPC, errno.EDQUOT) for e in write_errors)
+    raise HipError("hipErrorOutOfMemory" if full else "hipErrorOperatingSystem",
+                   "cannot write the kernel module image for dlopen"
+                   + (" (no space left: ENOSPC)" if full else "") + ": " + "; ".join(failures),
+                   routine="hipModuleLoadData")
+
+
+def _unlink_quietly(path: str) -> None:
     try:
-        _write_all(fd, binary)
-    finally:
-        os.close(fd)
-    try:
-        return ctypes.CDLL(path, mode=mode), path
-    finally:
         os.unlink(path)
+    except OSError:
+        pass
 
 
 def _write_all(fd: int, data: bytes) -> None:
     view = memoryview(data)
     while view:
         n = os.write(fd, view)
+        if n <= 0:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         view = view[n:]
 

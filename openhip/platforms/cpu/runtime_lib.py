@@ -1,10 +1,13 @@
 """Build, cache and load the CPU platform's host runtime library (``src/runtime.cpp``).
 
-The library is compiled on first use with the host C++ compiler into the compile cache directory
-(``openhip.config.cache_dir()/cpu-runtime``), keyed by a hash of its sources, the compiler's
-identity and the flags, written atomically (temp file + ``os.replace``). A read-only cache
-directory falls back to a private temporary directory. Loading sets every ctypes prototype once,
-so a call costs only ctypes' own overhead.
+The library is compiled on first use with the host C++ compiler (under the compile limits of
+``limits.py``) in the process's private directory, then installed into the compile cache
+directory (``openhip.config.cache_dir()/cpu-runtime``), keyed by a hash of its sources, the
+compiler's identity and the flags, written atomically (temp file + ``os.replace``) with an
+HMAC-SHA256 of its bytes under the user's key (``openhip.compiler.trust``). A cached library is
+loaded only when its MAC verifies: a planted, swapped, corrupt or truncated one is rebuilt, never
+loaded. A refused, read-only or full cache directory means loading the private build (one
+warning). Loading sets every ctypes prototype once, so a call costs only ctypes' own overhead.
 """
 
 from __future__ import annotations
@@ -12,13 +15,14 @@ from __future__ import annotations
 import ctypes
 import hashlib
 import os
-import subprocess
 import tempfile
 import threading
 from pathlib import Path
 
 from ... import config
+from ...compiler import trust
 from ...errors import HipError
+from .limits import limit_message, run_tool
 
 __all__ = ["RuntimeLibrary", "SOURCE_DIR", "INCLUDE_DIR", "load_runtime"]
 
@@ -96,40 +100,78 @@ def _source_key(cxx_identity: str) -> str:
     return h.hexdigest()[:20]
 
 
-def _build(cxx: str, target: Path) -> None:
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".build-", suffix=".so", dir=target.parent)
+def _build(cxx: str, directory: Path) -> bytes:
+    """Compile the library in ``directory`` (a private one) and return its bytes."""
+    fd, tmp = tempfile.mkstemp(prefix=".build-", suffix=".so", dir=directory)
     os.close(fd)
     try:
         cmd = [cxx, *_FLAGS, "-isystem", str(INCLUDE_DIR), "-o", tmp,
                str(SOURCE_DIR / "runtime.cpp")]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
-        if proc.returncode != 0:
+        proc = run_tool(cmd)
+        if proc.returncode != 0 or proc.limit:
+            why = limit_message(proc, "the compiler")
             raise HipError("hipErrorSharedObjectInitFailed",
-                           f"building the CPU runtime library failed:\n{proc.stderr}",
-                           routine="hipInit")
-        os.replace(tmp, target)
+                           f"building the CPU runtime library failed:\n{why}\n{proc.output}"
+                           .replace("\n\n", "\n"), routine="hipInit")
+        data = trust.read_artifact(Path(tmp))
+        if not data:
+            raise HipError("hipErrorSharedObjectInitFailed", f"the compiler wrote no library "
+                           f"({tmp})", routine="hipInit")
+        return data
     finally:
         if os.path.exists(tmp):
             os.unlink(tmp)
 
 
+def _label(name: str) -> str:
+    return f"cpu-runtime {name}"
+
+
+def _install(directory: Path, name: str, data: bytes, place: trust.TrustedDir) -> Path:
+    """Write ``data`` as ``directory/name`` with its MAC next to it (the MAC first: a reader in
+    between sees a mismatch and rebuilds)."""
+    trust.write_artifact(directory / f"{name}.mac", place.mac(_label(name), data))
+    trust.write_artifact(directory / name, data)
+    return directory / name
+
+
+def _verified(directory: Path, name: str, place: trust.TrustedDir) -> bool:
+    data = trust.read_artifact(directory / name)
+    mac = trust.read_artifact(directory / f"{name}.mac")
+    return data is not None and mac is not None and place.verify(mac, _label(name), data)
+
+
 def _library_path(cxx: str, cxx_identity: str) -> Path:
+    """A library whose bytes this user's process built: the cached one when its MAC verifies,
+    else a fresh build (installed into the cache when possible)."""
     name = f"libopenhip_cpu_runtime-{_source_key(cxx_identity)}.so"
-    candidates = [config.cache_dir() / "cpu-runtime",
-                  Path(tempfile.gettempdir()) / f"openhip-{os.getuid()}" / "cpu-runtime"]
-    last: OSError | None = None
-    for directory in candidates:
-        target = directory / name
-        if target.is_file():
-            return target
+    root = trust.cache_root()  # (used even under OPENHIP_DISABLE_CACHE, as it always was)
+    directory = None
+    if root is not None:
         try:
-            _build(cxx, target)
-            return target
-        except OSError as exc:  # read-only or full cache dir: try the next place
-            last = exc
-    raise HipError("hipErrorSharedObjectInitFailed",
-                   f"cannot write the CPU runtime library anywhere: {last}", routine="hipInit")
+            directory = root.subdir("cpu-runtime")
+        except OSError as exc:
+            trust.warn_once(root.path, f"compile cache directory {root.path} is not usable "
+                            f"({exc}); the CPU runtime library is built privately")
+        if directory is not None and _verified(directory, name, root):
+            return directory / name
+    private = trust.private_dir()
+    try:
+        data = _build(cxx, private.path)
+    except OSError as exc:
+        raise HipError("hipErrorSharedObjectInitFailed", f"cannot build the CPU runtime "
+                       f"library in {private.path}: {exc}", routine="hipInit") from None
+    if root is not None and directory is not None:
+        try:
+            return _install(directory, name, data, root)
+        except OSError as exc:  # full or read-only cache filesystem: load the private build
+            trust.warn_once(root.path, f"cannot write the CPU runtime library into "
+                            f"{directory} ({exc}); using a private copy for this process")
+    try:
+        return _install(private.path, name, data, private)
+    except OSError as exc:
+        raise HipError("hipErrorSharedObjectInitFailed", f"cannot write the CPU runtime "
+                       f"library anywhere: {exc}", routine="hipInit") from None
 
 
 _lock = threading.Lock()

@@ -14,6 +14,7 @@ from pathlib import Path
 from ...errors import CompileError
 from ..base import CompiledProgram
 from ..gpu_headers import SHARED_INCLUDE_DIR, headers_digest
+from ..options import refuse_tool_options
 from . import elf
 from .arch import NvidiaArch, parse_arch
 from .deps import user_dependencies
@@ -38,6 +39,7 @@ def translate_options(options: Sequence[str]) -> list[str]:
     for opt in options:
         if opt.startswith(("--offload-arch", "--gpu-architecture", "-arch")):
             raise ValueError(f"option {opt!r}: give the target as arch=, not in options")
+        refuse_tool_options(opt)
         if opt in _OPTION_MAP:
             mapped = _OPTION_MAP[opt]
             if mapped:
