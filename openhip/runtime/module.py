@@ -201,7 +201,13 @@ class Function:
         return f"<openhip.Function {self.name}({sig})>"
 
     def __call__(self, grid: Any, block: Any, args: Sequence[Any] = (), *, shared_mem: int = 0,
-                 stream: Stream | None = None) -> None:
+                 stream: Stream | None = None, cooperative: bool = False) -> None:
+        """Launch. ``cooperative=True`` (``hipLaunchCooperativeKernel``): every block runs at
+        the same time, which ``cooperative_groups::this_grid().sync()`` needs; a grid larger
+        than the device can hold at once raises hipErrorCooperativeLaunchTooLarge."""
+        if cooperative:
+            self._launch_cooperative(grid, block, args, shared_mem, stream)
+            return
         # Fast paths for the common shapes (an int or a full 3-tuple of ints); everything
         # else, and every error, goes through normalize_dim3 / _check.
         grid3 = (grid, 1, 1) if type(grid) is int and grid > 0 else normalize_dim3(grid, "grid")
@@ -223,6 +229,31 @@ class Function:
                                   handle, self._packer.pack(args))
 
     launch = __call__
+
+    def _launch_cooperative(self, grid: Any, block: Any, args: Sequence[Any], shared_mem: int,
+                            stream: Stream | None) -> None:
+        grid3 = normalize_dim3(grid, "grid")
+        block3 = normalize_dim3(block, "block")
+        self._check(grid3, block3, shared_mem)
+        launch = getattr(self._platform, "launch_cooperative", None)
+        if launch is None:
+            raise HipError("hipErrorNotSupported",
+                           f"{self.name}: cooperative launches are not implemented on the "
+                           f"{self._platform.name} platform yet",
+                           routine="hipLaunchCooperativeKernel")
+        limit = self._platform.cooperative_max_blocks(self._index, self._handle, block3,
+                                                      int(shared_mem))
+        blocks = grid3[0] * grid3[1] * grid3[2]
+        if blocks > limit:
+            raise HipError("hipErrorCooperativeLaunchTooLarge",
+                           f"{self.name}: a cooperative launch of {blocks} blocks; at most "
+                           f"{limit} can run at once on this device",
+                           routine="hipLaunchCooperativeKernel")
+        handle = None if stream is None and not _stream_stack() else resolve_stream(
+            stream, self.module.device)._handle
+        with self._pack_lock:
+            launch(self._index, self._handle, grid3, block3, int(shared_mem), handle,
+                   self._packer.pack(args))
 
     def _check(self, grid3, block3, shared_mem) -> None:
         threads = block3[0] * block3[1] * block3[2]

@@ -192,13 +192,25 @@ def _cpp_name(decl_name: str, expression: str) -> str:
     return "::" + decl_name.lstrip(":") + args
 
 
+def uses_grid_sync(source: str) -> bool:
+    """Whether the source may synchronise a grid (``this_grid()`` / ``grid_group``): its
+    synchronising kernels then get cooperative-capable entry points (grid_sync.h) and run as
+    fibers."""
+    return re.search(r"\b(this_grid|grid_group)\b", source) is not None
+
+
 def build_footer(scan_result, name_expressions: Sequence[str],
-                 regions: dict | None = None, shared_structs: dict | None = None):
+                 regions: dict | None = None, shared_structs: dict | None = None,
+                 cooperative: bool = False):
     """The generated footer, and the kernels/globals/metadata maps. Raises CompileError-ready
     messages as ValueError for name expressions naming no kernel. ``regions``: the
     :class:`~openhip.platforms.cpu.regions.RegionPlan` of each synchronising kernel, if the
     kernels were split at their barriers; ``shared_structs``: per kernel, the struct that
-    measures its static shared memory (static_shared.py)."""
+    measures its static shared memory (static_shared.py); ``cooperative``: the source may use
+    grid sync (:func:`uses_grid_sync`).
+
+    Everything the footer introduces in the user's translation unit has a reserved name, so
+    user macros (``#define W 32``) cannot change it."""
     regions = regions or {}
     shared_structs = shared_structs or {}
     lines = ["", '#line 1 "<openhip generated entry points>"']
@@ -235,7 +247,8 @@ def build_footer(scan_result, name_expressions: Sequence[str],
             ident = seen[key] = len(seen)
             plan = regions.get(decl.name)
             mode = ("loop" if not decl.uses_sync else
-                    "regions" if plan is not None and plan.function else "fibers")
+                    "regions" if plan is not None and plan.function and not cooperative
+                    else "fibers")
             if mode == "regions":
                 cpp = _cpp_name(plan.function, cpp[len(_cpp_name(decl.name, "")):])
             label = expr.replace("\\", "\\\\").replace('"', '\\"')
@@ -243,7 +256,13 @@ def build_footer(scan_result, name_expressions: Sequence[str],
             if mode == "loop" and (decl.wide or re.search(
                     r"\b(size_t|u?int64_t|long|ptrdiff_t)\b", expr)):
                 code = 3  # 64-bit indices possible: both loop forms, chosen by timing
-            lines.append(f'OPENHIP_CPU_KERNEL({ident}, {code}, "{label}", &{cpp})')
+            entry = f'({ident}, {code}, "{label}", &{cpp})'
+            if cooperative and mode == "fibers":
+                # grid_sync.h (reached through the cooperative groups header) defines it
+                lines += ["#ifdef __OPENHIP_CPU_KERNEL_COOP", f"__OPENHIP_CPU_KERNEL_COOP{entry}",
+                          "#else", f"OPENHIP_CPU_KERNEL{entry}", "#endif"]
+            else:
+                lines.append(f"OPENHIP_CPU_KERNEL{entry}")
             modes[ident] = mode
             struct = shared_structs.get(decl.name)
             if struct is not None:
@@ -464,7 +483,7 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
     refused = ""
     for i, (edits, attempt_plans) in enumerate(attempts):
         footer, kernels, globals_, meta = build_footer(result, name_expressions, attempt_plans,
-                                                       structs)
+                                                       structs, uses_grid_sync(source))
         body = apply_edits(source, shared_edits + edits)
         try:
             built = _build(compiler, body + ("" if body.endswith("\n") else "\n") + footer,

@@ -924,8 +924,8 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
       reinterpret_cast<__VA_ARGS__*>(::openhip::detail::dynamic_shared_base())
 #define OPENHIP_EXTERN_SHARED_NS(name, ...)                                                  \
   static thread_local __VA_ARGS__* name;                                                     \
-  static ::openhip::detail::DynSharedSetter openhip_dyn_shared_setter_##name(               \
-      [](unsigned char* base) { name = reinterpret_cast<__VA_ARGS__*>(base); })
+  static ::openhip::detail::DynSharedSetter __openhip_dyn_shared_setter_##name(             \
+      [](unsigned char* __openhip_base) { name = reinterpret_cast<__VA_ARGS__*>(__openhip_base); })
 #define HIP_DYNAMIC_SHARED(type, var) OPENHIP_EXTERN_SHARED(var, type);  // with its ";", as in HIP
 #define HIP_DYNAMIC_SHARED_ATTRIBUTE
 
@@ -935,13 +935,17 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 // One kernel: entry point openhip_kernel_<ID> and its parameter sizes openhip_params_<ID>.
 // MODE: 0 loop, 1 fibers, 2 regions (the function is the kernel split at its barriers), 3 loop
 // with the 64-bit index form too.
+// (Expanded in the user's translation unit after the user's code: every name it introduces is
+// reserved, __openhip_..., so that no user macro (`#define W 32`) can change it.)
 #define OPENHIP_CPU_KERNEL(ID, MODE, NAME, ...)                                                \
-  OPENHIP_CPU_EXPORT int openhip_kernel_##ID(const openhip_launch* L, openhip_worker* W,       \
-                                             uint64_t b0, uint64_t b1) {                       \
-    return ::openhip::detail::entry<(__VA_ARGS__), MODE>(L, W, b0, b1, NAME);                  \
+  OPENHIP_CPU_EXPORT int openhip_kernel_##ID(                                                  \
+      const openhip_launch* __openhip_L, openhip_worker* __openhip_W, uint64_t __openhip_b0,   \
+      uint64_t __openhip_b1) {                                                                 \
+    return ::openhip::detail::entry<(__VA_ARGS__), MODE>(__openhip_L, __openhip_W,             \
+                                                         __openhip_b0, __openhip_b1, NAME);    \
   }                                                                                            \
-  OPENHIP_CPU_EXPORT unsigned openhip_params_##ID(uint64_t* sizes) {                           \
-    ::openhip::detail::param_sizes<(__VA_ARGS__)>(sizes);                                      \
+  OPENHIP_CPU_EXPORT unsigned openhip_params_##ID(uint64_t* __openhip_sizes) {                 \
+    ::openhip::detail::param_sizes<(__VA_ARGS__)>(__openhip_sizes);                            \
     return ::openhip::detail::Signature<decltype(__VA_ARGS__)>::count;                         \
   }
 
@@ -955,8 +959,8 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
         } else
 
 // One __constant__/__device__ variable: its address and size.
-#define OPENHIP_CPU_GLOBAL(ID, ...)                                 \
-  OPENHIP_CPU_EXPORT void* openhip_global_##ID(uint64_t* size) {   \
-    *size = sizeof(__VA_ARGS__);                                   \
-    return (void*)&(__VA_ARGS__);                                  \
+#define OPENHIP_CPU_GLOBAL(ID, ...)                                             \
+  OPENHIP_CPU_EXPORT void* openhip_global_##ID(uint64_t* __openhip_size) {     \
+    *__openhip_size = sizeof(__VA_ARGS__);                                     \
+    return (void*)&(__VA_ARGS__);                                              \
   }
