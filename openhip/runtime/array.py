@@ -99,6 +99,7 @@ class DeviceArray:
     read back with :meth:`get`."""
 
     __array_priority__ = 100
+    _exported = False  # has handed out an __array_interface__/__cuda_array_interface__ view
 
     def __init__(self, shape: Any, dtype: Any = np.float64,
                  device: Device | int | None = None) -> None:
@@ -254,15 +255,22 @@ class DeviceArray:
                                  "use .get() to copy to the host")
         if self.dtype.str[1] == "V" and self.dtype.fields is None:
             raise AttributeError("this dtype is exported through __array__")
+        ptr = self.data.ptr
+        if not self._exported:  # numpy's view holds this array: it counts as an export
+            self._exported = True
+            self.data.mem._export_via(self)
         return {"version": 3, "shape": self.shape, "typestr": self.dtype.str,
-                "descr": self.dtype.descr, "data": (self.data.ptr, False), "strides": None}
+                "descr": self.dtype.descr, "data": (ptr, False), "strides": None}
 
     def __array__(self, dtype: Any = None, copy: bool | None = None) -> np.ndarray:
         if self.device.platform == "cpu" and not copy:
             import ctypes
 
-            raw = (ctypes.c_char * self.nbytes).from_address(self.data.ptr) if self.nbytes \
-                else bytearray()
+            if self.nbytes:
+                raw = (ctypes.c_char * self.nbytes).from_address(self.data.ptr)
+                raw._openhip_export = self.data.mem._export()  # the view's base holds it
+            else:
+                raw = bytearray()
             arr = np.frombuffer(raw, dtype=self.dtype).reshape(self.shape)
             if dtype is not None and np.dtype(dtype) != self.dtype:
                 if copy is False:
@@ -280,8 +288,12 @@ class DeviceArray:
             raise AttributeError("__cuda_array_interface__ exists only on GPU platforms")
         # openhip's default stream is the legacy default stream (1 in the interface's terms);
         # consumers synchronise on it before touching the data.
+        ptr = self.data.ptr
+        if not self._exported:  # consumers hold this array: it counts as an export
+            self._exported = True
+            self.data.mem._export_via(self)
         return {"version": 3, "shape": self.shape, "typestr": self.dtype.str,
-                "descr": self.dtype.descr, "data": (self.data.ptr, False), "strides": None,
+                "descr": self.dtype.descr, "data": (ptr, False), "strides": None,
                 "stream": 1}
 
     def __dlpack_device__(self) -> tuple[int, int]:
@@ -298,7 +310,10 @@ class DeviceArray:
             self._order_before_consumer(stream)
         dtype, did = self.__dlpack_device__()
         versioned = max_version is not None and tuple(max_version)[0] >= 1
-        return _dl.to_capsule(self, self.data.ptr if self.nbytes else 0, self.shape,
+        ptr = self.data.ptr if self.nbytes else 0  # HipError if freed
+        # The token counts the export until the consumer calls the deleter (a free() waits).
+        owner = (self, self.data.mem._export())
+        return _dl.to_capsule(owner, ptr, self.shape,
                               self.dtype, dtype, did, versioned=versioned)
 
 

@@ -1,15 +1,29 @@
 """Device memory: allocation, copies between host and device, memset.
 
 :func:`malloc` returns a :class:`DeviceBuffer`, which frees itself when garbage-collected (or on
-``free()``); the memory is released only once no queued work can still use it. Host buffers are
-anything exposing the buffer protocol (numpy arrays, bytearray, memoryview); they must be
-C-contiguous and exactly the size copied. Misuse (freed buffer, size mismatch, out of range,
-read-only destination) raises before anything is copied.
+``free()``); the memory is released only once no queued work can still use it, and no export of
+it is alive: a numpy view (``numpy.asarray(x)`` on the CPU platform), a DLPack tensor
+(``numpy.from_dlpack(x)``, ``torch.from_dlpack(x)``) or a ``__cuda_array_interface__`` consumer.
+``free()`` with exports alive marks the buffer freed at once (using it from openhip raises
+HipError) and releases the memory when the last export goes, as DLPack's deleter contract
+implies. Host buffers are anything exposing the buffer protocol (numpy arrays, bytearray,
+memoryview); they must be C-contiguous and exactly the size copied. Misuse (freed buffer, size
+mismatch, out of range, read-only destination) raises before anything is copied.
+
+Red zones (CPU platform): each allocation is bracketed by canary bytes, large ones (4 MiB and
+more) by PROT_NONE guard pages (see ``platforms/cpu/src/redzone.h``). After a kernel completes,
+the zones of every buffer it received are checked on the stream thread, so a kernel writing past
+a buffer is reported by the next synchronize as HipError ``hipErrorIllegalAddress`` naming the
+kernel, the buffer and how far it wrote; ``free()`` checks again (HipError when the device is
+idle; a RuntimeWarning where the free happens later or in the garbage collector). GPU platforms
+have no red zones: there the driver reports what faults, and the API is the same.
 """
 
 from __future__ import annotations
 
 import ctypes
+import threading
+import weakref
 from typing import Any
 
 import numpy as np
@@ -26,13 +40,14 @@ __all__ = ["DeviceBuffer", "malloc", "free", "memcpy_htod", "memcpy_dtoh", "memc
 class DeviceBuffer:
     """A block of device memory (``hipMalloc``). ``ptr`` is its address, ``nbytes`` its size."""
 
-    __slots__ = ("_ptr", "nbytes", "device", "_owner", "__weakref__")
+    __slots__ = ("_ptr", "nbytes", "device", "_owner", "_exports", "__weakref__")
 
     def __init__(self, ptr: int, nbytes: int, device: Device, owner: bool = True) -> None:
         self._ptr = ptr
         self.nbytes = nbytes
         self.device = device
         self._owner = owner
+        self._exports: _Exports | None = None
 
     @property
     def ptr(self) -> int:
@@ -46,24 +61,135 @@ class DeviceBuffer:
     def freed(self) -> bool:
         return self._ptr is None
 
+    @property
+    def exports(self) -> int:
+        """How many exports of this memory are alive (DLPack tensors, numpy views, arrays
+        that handed out ``__array_interface__``/``__cuda_array_interface__`` views)."""
+        ex = self._exports
+        return 0 if ex is None else ex.count + len(ex.arrays)
+
+    @property
+    def release_pending(self) -> bool:
+        """True while a ``free()`` waits for the last export to be released."""
+        ex = self._exports
+        return ex is not None and ex.pending is not None
+
     def __int__(self) -> int:
         return self.ptr
 
     def free(self) -> None:
-        """Release the memory now (``hipFree``). Using the buffer afterwards raises HipError."""
+        """Release the memory (``hipFree``). Using the buffer afterwards raises HipError.
+
+        With exports alive (see the module docstring) the memory stays until the last one is
+        released. HipError ``hipErrorIllegalAddress`` if the red zones show that something
+        wrote outside the buffer (the memory is released all the same)."""
+        self._release(explicit=True)
+
+    def _release(self, explicit: bool) -> None:
         ptr, self._ptr = self._ptr, None
-        if ptr is not None and self._owner and ptr:
-            self.device._free(ptr)
+        if ptr is None or not self._owner or not ptr:
+            return
+        dev = self.device
+        ex = self._exports
+        if ex is not None:
+            with _export_lock:
+                if ex.count or ex.arrays:
+                    ex.pending = (dev, ptr)
+                    return
+        report = None
+        if explicit:
+            check = getattr(dev._platform, "check_bounds", None)
+            if check is not None and dev._idle():
+                report = check(dev._index, ptr)
+        dev._free(ptr)
+        if report:
+            raise HipError("hipErrorIllegalAddress", report, routine="hipFree")
+
+    def _export(self) -> _ExportToken:
+        """Count one export of the memory until the returned token is released or dies."""
+        with _export_lock:
+            ex = self._exports
+            if ex is None:
+                ex = self._exports = _Exports()
+            ex.count += 1
+        return _ExportToken(ex)
+
+    def _export_via(self, array: Any) -> None:
+        """Count ``array`` as an export for as long as it lives: it handed out a view whose
+        consumer holds the array, not a token (``__array_interface__``)."""
+        with _export_lock:
+            ex = self._exports
+            if ex is None:
+                ex = self._exports = _Exports()
+            key = id(array)
+            if key in ex.arrays:
+                return
+            gone = weakref.finalize(array, _array_gone, ex, key)
+            gone.atexit = False
+            ex.arrays[key] = gone
 
     def __del__(self) -> None:
         try:
-            self.free()
+            self._release(explicit=False)
         except Exception:  # noqa: BLE001 - interpreter shutdown
             pass
 
     def __repr__(self) -> str:
         state = "freed" if self._ptr is None else hex(self._ptr)
         return f"<openhip.DeviceBuffer {state} {self.nbytes} bytes on device {self.device.id}>"
+
+
+# Export bookkeeping; reentrant because a garbage collection inside may release an export.
+_export_lock = threading.RLock()
+
+
+class _Exports:
+    """The live exports of one buffer's memory and the free that waits for them."""
+
+    __slots__ = ("count", "arrays", "pending")
+
+    def __init__(self) -> None:
+        self.count = 0  # tokens alive (DLPack tensors, numpy views made by __array__)
+        self.arrays: dict[int, weakref.finalize] = {}  # arrays that handed out views
+        self.pending: tuple[Device, int] | None = None  # (device, address) to release
+
+    def settle(self) -> None:
+        """Release the memory if a free is waiting and no export is left."""
+        with _export_lock:
+            if self.count or self.arrays or self.pending is None:
+                return
+            dev, ptr = self.pending
+            self.pending = None
+        dev._free(ptr)
+
+
+class _ExportToken:
+    """One export of a buffer's memory: alive until :meth:`release` or garbage collection."""
+
+    __slots__ = ("_ex",)
+
+    def __init__(self, ex: _Exports) -> None:
+        self._ex = ex
+
+    def release(self) -> None:
+        ex, self._ex = self._ex, None
+        if ex is None:
+            return
+        with _export_lock:
+            ex.count -= 1
+        ex.settle()
+
+    def __del__(self) -> None:
+        try:
+            self.release()
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
+
+
+def _array_gone(ex: _Exports, key: int) -> None:
+    with _export_lock:
+        ex.arrays.pop(key, None)
+    ex.settle()
 
 
 def malloc(nbytes: int, device: Device | int | None = None) -> DeviceBuffer:

@@ -18,6 +18,7 @@ import os
 import platform as _platform
 import tempfile
 import threading
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -109,6 +110,8 @@ class CpuPlatform(Platform):
         self._props: list[DeviceProperties] | None = None
         self._identity: str | None = None
         self._launch_fn: Any = None
+        self._free_lock = threading.RLock()
+        self._free_msg = ctypes.create_string_buffer(_MSG_CAP)
 
     # ---- helpers ---------------------------------------------------------------------------
     @property
@@ -179,7 +182,21 @@ class CpuPlatform(Platform):
         return ptr
 
     def free(self, device: int, ptr: int) -> None:
-        self._lib().ohcpu_free(ptr)
+        # The red zones are checked on the way (src/redzone.h); a free may come from the
+        # garbage collector, so damage found here is a RuntimeWarning, not an exception.
+        lib = self._lib()
+        with self._free_lock:  # reentrant: a collection inside may free more
+            rc = lib.ohcpu_free_checked(ptr, self._free_msg, _MSG_CAP)
+            text = self._free_msg.value.decode(errors="replace") if rc else ""
+        if rc:
+            warnings.warn(f"hipFree: {text}", RuntimeWarning, stacklevel=2)
+
+    def check_bounds(self, device: int, ptr: int) -> str | None:
+        """What damage the red zones of the allocation holding ``ptr`` show (repaired on the
+        way), or None when they are intact."""
+        buf = ctypes.create_string_buffer(_MSG_CAP)
+        rc = self._lib().ohcpu_redzone_check(ptr, buf, _MSG_CAP)
+        return buf.value.decode(errors="replace") if rc == 700 else None
 
     def _copy(self, dst: int, src: int, nbytes: int, stream: Any, routine: str) -> None:
         if nbytes <= 0:
@@ -325,6 +342,7 @@ class CpuPlatform(Platform):
                        f"arrays?); set OPENHIP_CPU_STACK_SIZE to at least "
                        f"{(frame + _STACK_RESERVE + 1023) // 1024}k before the first launch")
         shared = int(meta.get("static_shared_bytes", 0)) if meta else 0
+        self._lib().ohcpu_register_kernel(entry, name.encode())  # red-zone reports name it
         return CpuFunction(module, symbol, entry, sizes, mode, name, problem, shared)
 
     def get_global(self, device: int, module: Any, symbol: str) -> tuple[int, int]:

@@ -60,6 +60,9 @@ _PROTOTYPES: dict[str, tuple[object, list[object]]] = {
     "ohcpu_stream_wait_event": (_int, [_vp, _vp]),
     "ohcpu_malloc": (_vp, [_u64]),
     "ohcpu_free": (None, [_vp]),
+    "ohcpu_free_checked": (_int, [_vp, _char_p, _int]),
+    "ohcpu_redzone_check": (_int, [_vp, _char_p, _int]),
+    "ohcpu_register_kernel": (None, [_vp, _char_p]),
     "ohcpu_memcpy": (_int, [_vp, _vp, _vp, _u64, _int]),
     "ohcpu_memset": (_int, [_vp, _vp, _int, _u64, _int]),
     "ohcpu_launch": (_int, [_vp, _vp, _u32, _u32, _u32, _u32, _u32, _u32, _u64, _vp, _u64, _vp,
@@ -92,7 +95,9 @@ class RuntimeLibrary:
 
 def _source_key(cxx_identity: str) -> str:
     h = hashlib.sha256()
-    for path in sorted(SOURCE_DIR.glob("*.cpp")) + [INCLUDE_DIR / "openhip_cpu" / "abi.h"]:
+    # src/*.h: headers runtime.cpp includes (redzone.h)
+    for path in sorted(SOURCE_DIR.glob("*.cpp")) + sorted(SOURCE_DIR.glob("*.h")) + [
+            INCLUDE_DIR / "openhip_cpu" / "abi.h"]:
         h.update(path.name.encode())
         h.update(path.read_bytes())
     h.update(cxx_identity.encode())

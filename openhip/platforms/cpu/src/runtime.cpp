@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "openhip_cpu/abi.h"
+#include "redzone.h"
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -399,6 +400,14 @@ struct Stream {
         job.error[0] = 0;
         g_pool->run(&job);
         if (int rc = job.status.load()) fail(rc, job.error);
+        {  // red zones of the buffers it received (redzone.h); repaired after the report
+          char report[1024];
+          if (int rc = openhip_redzone::check_launch(
+                  reinterpret_cast<const void*>(c->entry), c->launch.args, c->launch.nargs,
+                  c->arg_bytes.data(), c->arg_bytes.size(), report, sizeof report)) {
+            fail(rc, report);
+          }
+        }
         break;
       }
       case Kind::Copy:
@@ -602,6 +611,7 @@ EXPORT void ohcpu_device_wait_idle() {
 // mutexes may be in any state.  Start afresh (the parent's streams are not valid here; their
 // memory is leaked on purpose).
 EXPORT void ohcpu_after_fork_child() {
+  openhip_redzone::after_fork_child();
   if (g_pool == nullptr) return;
   new (&g_streams_mu) std::mutex();
   new (&g_event_mu) std::mutex();
@@ -673,35 +683,34 @@ EXPORT int ohcpu_stream_wait_event(void* stream, void* event) {
 }
 
 // ---- memory --------------------------------------------------------------------------------------
-namespace {
-constexpr uint64_t kHugePage = uint64_t(2) << 20;
-constexpr uint64_t kHugeThreshold = uint64_t(4) << 20;  // numpy's threshold for the same advice
-}  // namespace
-
+// Allocations carry red zones (redzone.h): small ones in a posix_memalign block (256-byte
+// aligned), those of 4 MiB and more mapped 2 MiB aligned, advised for transparent huge pages,
+// between PROT_NONE guard pages.
 EXPORT void* ohcpu_malloc(uint64_t nbytes) {
   if (nbytes == 0) nbytes = 1;
   static const uint64_t physical = uint64_t(sysconf(_SC_PHYS_PAGES)) * uint64_t(sysconf(_SC_PAGESIZE));
   if (nbytes > physical) return nullptr;
   if (nbytes >= (uint64_t(64) << 20) && nbytes > mem_available()) return nullptr;
-  void* p = nullptr;
-  if (nbytes < kHugeThreshold) {
-    if (posix_memalign(&p, 256, nbytes) != 0) return nullptr;
-    return p;
-  }
-  // Large buffers: 2 MiB aligned and marked for transparent huge pages (the default THP mode,
-  // "madvise", gives them only to regions that ask).  A kernel streaming through 4 KiB pages
-  // takes a TLB miss and a page walk every 4 KiB, and the hardware prefetchers stop at every
-  // 4 KiB boundary: saxpy over 2^24 floats ran about 1.3x slower than on huge pages (numpy
-  // asks for them for its arrays of 4 MiB and more, so a host loop over numpy memory has them).
-  if (posix_memalign(&p, kHugePage, nbytes) != 0) return nullptr;
-#ifdef MADV_HUGEPAGE
-  const uint64_t pg = uint64_t(page_size());
-  (void)madvise(p, (nbytes + pg - 1) & ~(pg - 1), MADV_HUGEPAGE);  // advice only: errors ignored
-#endif
-  return p;
+  return openhip_redzone::allocate(nbytes);
 }
 
-EXPORT void ohcpu_free(void* p) { free(p); }
+// Frees p, checking its red zones: 0; 700 (hipErrorIllegalAddress: freed, but a zone was
+// damaged, msg says how); 1 (not a live allocation, e.g. a second free: nothing is freed).
+EXPORT int ohcpu_free_checked(void* p, char* msg, int cap) {
+  return openhip_redzone::free_checked(p, msg, cap);
+}
+
+EXPORT void ohcpu_free(void* p) { (void)openhip_redzone::free_checked(p, nullptr, 0); }
+
+// Checks (and repairs) the red zones of the allocation holding p: 0, 700 or 1 (not device memory).
+EXPORT int ohcpu_redzone_check(void* p, char* msg, int cap) {
+  return openhip_redzone::check_one(p, msg, cap);
+}
+
+// The kernel name a red-zone report gives for launches of `entry`.
+EXPORT void ohcpu_register_kernel(void* entry, const char* name) {
+  openhip_redzone::register_name(entry, name);
+}
 
 // stream == nullptr: synchronous, now, on the calling thread.
 EXPORT int ohcpu_memcpy(void* stream, void* dst, const void* src, uint64_t nbytes, int async) {
