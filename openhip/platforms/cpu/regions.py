@@ -382,7 +382,13 @@ class _Kernel:
                 self._visit(arg, scopes, in_lambda)
             return
         if t == "qualified_identifier":
-            return  # ns::name: never a local
+            # ns::name: never a local; its template arguments may name some
+            # (ns::f<decltype(v)>)
+            for n in _walk(node):
+                if n.type == "template_argument_list" and (
+                        n.parent is None or n.parent.type != "template_argument_list"):
+                    self._visit(n, scopes, in_lambda)
+            return
         opened = t in _SCOPES
         if opened:
             scopes.append({})

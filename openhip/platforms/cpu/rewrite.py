@@ -209,18 +209,17 @@ def _modified_names(data: bytes, body) -> set[str]:
                 target = n.child_by_field_name("value")
         if target is None:
             continue
+        # p[i] = ... and p->f = ... change what p points to, not p
         while target is not None and target.type in ("parenthesized_expression",
-                                                      "subscript_expression",
                                                       "field_expression"):
             if target.type == "field_expression":
                 op = target.child_by_field_name("operator")
                 if op is not None and _text(data, op) == "->":
                     target = None
                     break
-            inner = target.child_by_field_name("argument") if target.type != \
+            target = target.child_by_field_name("argument") if target.type != \
                 "parenthesized_expression" else (target.named_children[0]
                                                  if target.named_children else None)
-            target = inner
         if target is not None and target.type == "identifier":
             out.add(_text(data, target))
     return out
@@ -228,20 +227,22 @@ def _modified_names(data: bytes, body) -> set[str]:
 
 def _body_text(data: bytes, node, renames: dict[str, str], types: dict[str, str]) -> str | None:
     """The text of ``node`` on one line, identifiers renamed, template type names replaced,
-    ``#pragma X`` turned into ``_Pragma("X")``; None if it holds other preprocessor lines."""
+    ``#pragma`` lines dropped; None if it holds other preprocessor lines."""
     edits = []
+    pragma_end = -1
     for n in _walk(node):
         t = n.type
+        if n.start_byte < pragma_end:
+            continue  # inside a #pragma line
         if t == "comment":
             edits.append((n.start_byte, n.end_byte, " "))
         elif t.startswith("preproc_"):
             if t == "preproc_call":
                 directive = n.child_by_field_name("directive")
-                arg = n.child_by_field_name("argument")
                 if directive is not None and _text(data, directive).strip() == "#pragma":
-                    value = _text(data, arg).strip() if arg is not None else ""
-                    edits.append((n.start_byte, n.end_byte,
-                                  "_Pragma(" + '"' + value.replace('"', '\\"') + '"' + ") "))
+                    # a hint (unroll & co.): dropped, as the line it needs is not there
+                    edits.append((n.start_byte, n.end_byte, " "))
+                    pragma_end = n.end_byte
                     continue
             return None
         elif t == "identifier" and _text(data, n) in renames:
