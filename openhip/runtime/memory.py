@@ -14,9 +14,9 @@ Red zones (CPU platform): each allocation is bracketed by canary bytes, large on
 more) by PROT_NONE guard pages (see ``platforms/cpu/src/redzone.h``). After a kernel completes,
 the zones of every buffer it received are checked on the stream thread, so a kernel writing past
 a buffer is reported by the next synchronize as HipError ``hipErrorIllegalAddress`` naming the
-kernel, the buffer and how far it wrote; ``free()`` checks again (HipError when the device is
-idle; a RuntimeWarning where the free happens later or in the garbage collector). GPU platforms
-have no red zones: there the driver reports what faults, and the API is the same.
+kernel, the buffer and how far it wrote; freeing checks again (an explicit ``free()`` raises
+HipError; a free by the garbage collector, or one deferred to later, warns: RuntimeWarning).
+GPU platforms have no red zones: there the driver reports what faults, and the API is the same.
 """
 
 from __future__ import annotations
@@ -97,9 +97,9 @@ class DeviceBuffer:
                     ex.pending = (dev, ptr)
                     return
         report = None
-        if explicit:
+        if explicit:  # (a kernel still running cannot be blamed here: it is checked when done)
             check = getattr(dev._platform, "check_bounds", None)
-            if check is not None and dev._idle():
+            if check is not None:
                 report = check(dev._index, ptr)
         dev._free(ptr)
         if report:

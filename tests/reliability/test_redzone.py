@@ -60,6 +60,12 @@ def lines(proc: subprocess.CompletedProcess, tag: str) -> list[str]:
     return [line for line in proc.stdout.splitlines() if line.startswith(tag)]
 
 
+def results(proc: subprocess.CompletedProcess) -> list[str]:
+    """The child's report() lines, in order."""
+    return [line for line in proc.stdout.splitlines() if line.startswith(("HIPERROR",
+                                                                          "NOERROR"))]
+
+
 @pytest.fixture
 def cpu(device):
     if device.platform != "cpu":
@@ -93,7 +99,7 @@ def test_vector_add_past_a_4k_buffer_names_kernel_buffer_and_distance(cpu):
         print("DONE")
     """)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    errors = lines(proc, "HIPERROR") + lines(proc, "NOERROR")
+    errors = results(proc)
     assert len(errors) == 4, proc.stdout
     first = errors[0]
     address = lines(proc, "C ")[0].split()[1]
@@ -129,7 +135,7 @@ def test_overrun_in_every_execution_mode(cpu, kernel, args, past):
         report(x.data.mem.free)
     """)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    out = lines(proc, "HIPERROR") + lines(proc, "NOERROR")
+    out = results(proc)
     assert len(out) == 2, proc.stdout
     assert out[0].startswith("HIPERROR hipErrorIllegalAddress"), out[0]
     assert f"kernel '{kernel}'" in out[0] and f"{past} bytes past its end" in out[0], out[0]
@@ -147,7 +153,7 @@ def test_write_before_the_start_and_on_a_stream(cpu):
         report(hip.synchronize)
     """)
     assert proc.returncode == 0, proc.stderr[-3000:]
-    out = lines(proc, "HIPERROR") + lines(proc, "NOERROR")
+    out = results(proc)
     assert out[0].startswith("HIPERROR hipErrorIllegalAddress"), proc.stdout
     assert "kernel 'store_at'" in out[0] and "32 bytes before its start" in out[0], out[0]
     assert out[1] == "NOERROR"
@@ -185,6 +191,26 @@ def test_large_buffer_tail_zone_and_guard_pages(cpu):
     out = lines(tail, "HIPERROR")
     assert out and "hipErrorIllegalAddress" in out[0] and "204 bytes past its end" in out[0], \
         tail.stdout
+    # A freed mapping is kept for the next allocation of its page count: the new, longer buffer
+    # gets its own (shorter) red zone; a store that was past the old end is inside the new one.
+    reuse = run_child("""
+        store = mod.get_function("store_at")
+        first = hip.malloc((4 << 20) + 100)
+        p = first.ptr
+        first.free()
+        second = hip.malloc((4 << 20) + 4000)
+        print("REUSED", second.ptr == p)
+        store(1, 1, (second, ((4 << 20) + 200) // 4, 1.0))    # inside the new buffer
+        report(hip.synchronize)
+        store(1, 1, (second, ((4 << 20) + 4040) // 4, 1.0))   # 44 bytes past its end
+        report(hip.synchronize)
+        report(second.free)
+    """)
+    assert reuse.returncode == 0, reuse.stderr[-3000:]
+    assert lines(reuse, "REUSED") == ["REUSED True"], reuse.stdout
+    out = results(reuse)
+    assert out[0] == "NOERROR" and out[2] == "NOERROR", reuse.stdout
+    assert "hipErrorIllegalAddress" in out[1] and "44 bytes past its end" in out[1], out[1]
     for index in ("(4 << 20) // 4 + 4", "-4"):  # 16 bytes past the end / 16 before the start
         guard = run_child(f"""
             buf = hip.malloc(4 << 20)

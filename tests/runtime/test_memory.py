@@ -110,3 +110,101 @@ def test_collector_freeing_buffers_during_synchronize_does_not_deadlock(device):
         gc.set_threshold(*old)
     gc.collect()
     hip.synchronize()
+
+
+# ---- exports and deferred frees (issue #14 item 9) ----------------------------------------------
+
+def test_free_waits_for_every_export(device):
+    """Two exports: the memory stays until the second is released; the count is exact."""
+    import gc
+
+    x = hip.asarray(np.arange(256, dtype=np.int64))
+    buf = x.data.mem
+    caps = [x.__dlpack__(), x.__dlpack__(max_version=(1, 0))]
+    assert buf.exports == 2 and not buf.release_pending
+    buf.free()
+    assert buf.freed and buf.release_pending
+    del caps[0]
+    gc.collect()
+    assert buf.exports == 1 and buf.release_pending
+    del caps[0]
+    gc.collect()
+    assert buf.exports == 0 and not buf.release_pending
+
+
+def test_exports_of_empty_and_imported_arrays(device):
+    """Zero-size arrays export and free like others; freeing an imported (not owned) buffer
+    never touches the producer's memory."""
+    e = hip.zeros(0, np.float32)
+    cap = e.__dlpack__()
+    e.data.mem.free()
+    del cap
+    host = np.arange(10, dtype=np.float32)
+    if device.platform == "cpu":
+        y = hip.from_dlpack(host)
+        y.data.mem.free()
+        assert y.data.mem.freed
+        np.testing.assert_array_equal(host, np.arange(10, dtype=np.float32))
+        v = np.asarray(hip.zeros(0, np.float32))
+        assert v.shape == (0,)
+
+
+def test_deferred_free_composes_with_queued_work(device):
+    """free() with a kernel still queued and an export alive: the memory goes only after both
+    the kernel has run and the export is released; the kernel's result is intact."""
+    import gc
+
+    k = hip.Module(r"""
+    #include <hip/hip_runtime.h>
+    extern "C" __global__ void inc(float* x, int n, int rounds) {
+        int i = blockIdx.x * blockDim.x + threadIdx.x;
+        if (i < n) for (int r = 0; r < rounds; ++r) x[i] += 1.0f;
+    }
+    """).get_function("inc")
+    n = 1 << 16
+    x = hip.zeros(n, np.float32)
+    export = np.from_dlpack(x) if device.platform == "cpu" else x.__dlpack__()
+    k(n // 256, 256, (x, n, 50))
+    buf = x.data.mem
+    buf.free()
+    assert buf.release_pending
+    if device.platform == "cpu":
+        hip.synchronize()
+        assert (export == 50).all()
+    del export, x
+    gc.collect()
+    hip.synchronize()
+    assert buf.exports == 0 and not buf.release_pending
+
+
+def test_exports_released_from_other_threads(device):
+    """Exports die on whatever thread drops them (torch and numpy deleters run anywhere)."""
+    import gc
+    import threading
+
+    if device.platform != "cpu":
+        pytest.skip("numpy views of device memory exist on the CPU platform only")
+    bufs = []
+    views = []
+    for i in range(40):
+        x = hip.asarray(np.full(1000, i, np.float32))
+        views.append(np.from_dlpack(x))
+        bufs.append(x.data.mem)
+        x.data.mem.free()
+        del x
+    assert all(b.release_pending for b in bufs)
+
+    def drop(part):
+        for v in part:
+            assert float(v[0]) == float(v[-1])
+        part.clear()
+
+    threads = [threading.Thread(target=drop, args=(views[i::4],)) for i in range(4)]
+    views = None
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(timeout=60)
+    gc.collect()
+    assert not any(t.is_alive() for t in threads)
+    assert all(b.exports == 0 and not b.release_pending for b in bufs)

@@ -194,9 +194,10 @@ class CpuPlatform(Platform):
     def check_bounds(self, device: int, ptr: int) -> str | None:
         """What damage the red zones of the allocation holding ``ptr`` show (repaired on the
         way), or None when they are intact."""
-        buf = ctypes.create_string_buffer(_MSG_CAP)
-        rc = self._lib().ohcpu_redzone_check(ptr, buf, _MSG_CAP)
-        return buf.value.decode(errors="replace") if rc == 700 else None
+        lib = self._lib()
+        with self._free_lock:
+            rc = lib.ohcpu_redzone_check(ptr, self._free_msg, _MSG_CAP)
+            return self._free_msg.value.decode(errors="replace") if rc == 700 else None
 
     def _copy(self, dst: int, src: int, nbytes: int, stream: Any, routine: str) -> None:
         if nbytes <= 0:

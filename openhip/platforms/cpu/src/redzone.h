@@ -20,7 +20,8 @@
 // A damaged zone is reported once: the canary is written back after the report.
 //
 // The allocation table (address -> size, layout) is authoritative for frees, so a pointer that
-// is not a live allocation (a double free) is refused instead of reaching free().
+// is not a live allocation (a double free) is refused instead of reaching free().  Freed large
+// mappings of up to 32 MiB are kept (64 MiB in all) for the next allocation of their size.
 #pragma once
 
 #include <stdint.h>
@@ -36,6 +37,7 @@
 #include <new>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace openhip_redzone {
 
@@ -170,6 +172,88 @@ inline int check_locked(uintptr_t user, const Alloc& al, const char* who, char* 
   return kIllegalAddress;
 }
 
+// Large mappings of recent frees, kept for reuse by an allocation of the same size (as glibc
+// serves repeated large allocations from its heap once their size has been freed: memory
+// already faulted in, on huge pages, instead of a fresh mmap zeroed page by page).  Bounded as
+// glibc's dynamic mmap threshold is: mappings of up to 32 MiB, 64 MiB kept in all.
+constexpr uint64_t kKeepEach = uint64_t(32) << 20, kKeepTotal = uint64_t(64) << 20;
+struct Kept {
+  void* base;
+  uint64_t len;
+};
+inline std::vector<Kept>& kept() {
+  static auto* k = new std::vector<Kept>();
+  return *k;
+}
+inline uint64_t& kept_bytes() {
+  static uint64_t n = 0;
+  return n;
+}
+
+// A kept mapping of exactly `len` bytes (guard pages included), or nullptr.
+inline void* reuse(uint64_t len) {
+  std::lock_guard<std::mutex> lock(table_mu());
+  auto& k = kept();
+  for (size_t i = k.size(); i-- > 0;) {
+    if (k[i].len == len) {
+      void* base = k[i].base;
+      k.erase(k.begin() + static_cast<long>(i));
+      kept_bytes() -= len;
+      return base;
+    }
+  }
+  return nullptr;
+}
+
+// Unmaps kept mappings (oldest first) until at most `keep` bytes remain.
+inline void trim_cache(uint64_t keep) {
+  std::vector<Kept> drop;
+  {
+    std::lock_guard<std::mutex> lock(table_mu());
+    auto& k = kept();
+    size_t n = 0;
+    while (n < k.size() && kept_bytes() > keep) kept_bytes() -= k[n++].len;
+    drop.assign(k.begin(), k.begin() + static_cast<long>(n));
+    k.erase(k.begin(), k.begin() + static_cast<long>(n));
+  }
+  for (const Kept& d : drop) munmap(d.base, d.len);
+}
+
+inline void release(const Alloc& al) {
+  if (al.map_len == 0) {
+    free(al.base);
+    return;
+  }
+  if (al.map_len - 2 * page() <= kKeepEach) {
+    bool kept_it = false;
+    {
+      std::lock_guard<std::mutex> lock(table_mu());
+      try {
+        kept().push_back(Kept{al.base, al.map_len});
+        kept_bytes() += al.map_len;
+        kept_it = true;
+      } catch (const std::bad_alloc&) {
+      }
+    }
+    if (kept_it) {
+      trim_cache(kKeepTotal);
+      return;
+    }
+  }
+  munmap(al.base, al.map_len);
+}
+
+inline void* enter(uintptr_t user, const Alloc& al) {
+  try {
+    std::lock_guard<std::mutex> lock(table_mu());
+    table()[user] = al;
+  } catch (const std::bad_alloc&) {
+    release(al);
+    return nullptr;
+  }
+  return reinterpret_cast<void*>(user);
+}
+
 inline void* allocate(uint64_t nbytes) {
   if (nbytes == 0) nbytes = 1;
   const uint64_t pg = page();
@@ -188,9 +272,20 @@ inline void* allocate(uint64_t nbytes) {
     // pages takes a TLB miss and a page walk every 4 KiB, and the hardware prefetchers stop at
     // every 4 KiB boundary: saxpy over 2^24 floats ran about 1.3x slower than on huge pages.
     const uint64_t data = (nbytes + pg - 1) & ~(pg - 1);
+    al.tail = data - nbytes;
+    al.map_len = data + 2 * pg;
+    if ((al.base = reuse(al.map_len)) != nullptr) {
+      user = reinterpret_cast<uintptr_t>(al.base) + pg;
+      fill(reinterpret_cast<unsigned char*>(user) + nbytes, al.tail);
+      return enter(user, al);
+    }
     const uint64_t len = data + kHugePage + 2 * pg;
     void* m = mmap(nullptr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (m == MAP_FAILED) return nullptr;
+    if (m == MAP_FAILED) {
+      trim_cache(0);  // give the kept mappings back and try once more
+      m = mmap(nullptr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (m == MAP_FAILED) return nullptr;
+    }
     const uintptr_t raw = reinterpret_cast<uintptr_t>(m);
     user = (raw + pg + kHugePage - 1) & ~(kHugePage - 1);
     const uintptr_t lo = user - pg, hi = user + data + pg;  // guard pages included
@@ -203,27 +298,10 @@ inline void* allocate(uint64_t nbytes) {
 #ifdef MADV_HUGEPAGE
     (void)madvise(reinterpret_cast<void*>(user), data, MADV_HUGEPAGE);  // advice only
 #endif
-    al.tail = data - nbytes;
     al.base = reinterpret_cast<void*>(lo);
-    al.map_len = hi - lo;
   }
   fill(reinterpret_cast<unsigned char*>(user) + nbytes, al.tail);
-  try {
-    std::lock_guard<std::mutex> lock(table_mu());
-    table()[user] = al;
-  } catch (const std::bad_alloc&) {
-    if (al.map_len) munmap(al.base, al.map_len); else free(al.base);
-    return nullptr;
-  }
-  return reinterpret_cast<void*>(user);
-}
-
-inline void release(const Alloc& al) {
-  if (al.map_len) {
-    munmap(al.base, al.map_len);
-  } else {
-    free(al.base);
-  }
+  return enter(user, al);
 }
 
 // Frees `p` after checking its zones: 0, kIllegalAddress (freed all the same; msg says what was
