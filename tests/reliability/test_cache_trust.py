@@ -41,7 +41,8 @@ CHILD = textwrap.dedent("""
     import numpy as np
     import openhip as hip
     from openhip.platforms.cpu import runtime_lib
-    src = open(sys.argv[1]).read()
+    import pathlib
+    src = pathlib.Path(sys.argv[1]).read_text()
     x = hip.asarray(np.arange(256, dtype=np.float32))
     k = hip.Module(src).get_function("scale")
     k(1, 256, (x, 3.0, 256))
