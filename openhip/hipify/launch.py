@@ -191,6 +191,51 @@ def parse_launch(tokens: Sequence[Token], launch: int) -> Launch:
     return Launch((start, launch), config, (lparen + 1, rparen), rparen)
 
 
+def translation_order(
+    launches: Sequence[Launch],
+) -> tuple[list[tuple[Launch, bool]], list[Launch]]:
+    """Order ``launches`` for rewriting, and pick out those that cannot be rewritten.
+
+    A launch can sit inside another's configuration or arguments (a lambda that launches, a
+    comma expression ``(k2<<<g, b>>>(c), 0)``): rewriting the inner one first lets the outer
+    one's text carry its translation, so the first list, of ``(launch, nested)`` pairs, is
+    ordered by where each launch ends (an inner launch ends first). A launch whose tokens overlap
+    another's without nesting in it (a kernel expression that reaches back into the previous
+    launch) is returned in the second list, to be left as it is and reported.
+    """
+    spans = sorted(launches, key=lambda la: (la.name[0], -la.end))
+    good: list[tuple[Launch, bool]] = []
+    bad: list[Launch] = []
+    open_: list[Launch] = []  # launches whose span contains the current position
+    for launch in spans:
+        while open_ and open_[-1].end < launch.name[0]:
+            open_.pop()
+        if open_ and launch.end > open_[-1].end:
+            bad.append(launch)
+            continue
+        good.append((launch, bool(open_)))
+        open_.append(launch)
+    good.sort(key=lambda pair: pair[0].end)
+    return good, bad
+
+
+_STATEMENT_BEFORE = (";", "{", "}", ")", ":")
+
+
+def is_statement(tokens: Sequence[Token], launch: Launch) -> bool:
+    """The launch is a whole expression statement (``...; k<<<g, b>>>(x);``), where a
+    ``hipLaunchKernelGGL`` call, a statement in HIP (``do { ... } while (0)``), may stand."""
+    before = _prev(tokens, strip(tokens, *launch.name)[0])
+    after = _next(tokens, launch.end)
+    if after >= len(tokens) or not _is(tokens[after], ";"):
+        return False
+    if before < 0:
+        return True
+    tok = tokens[before]
+    return (tok.kind == PUNCT and tok.text in _STATEMENT_BEFORE) or (
+        tok.kind == IDENT and tok.text in ("else", "do"))
+
+
 def strip(tokens: Sequence[Token], a: int, b: int) -> tuple[int, int]:
     """Narrow ``[a, b)`` to exclude blanks and comments at both ends."""
     while a < b and tokens[a].kind in _BLANK:

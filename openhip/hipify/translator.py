@@ -22,7 +22,15 @@ from .includes import (
     runtime_insertion,
     split_include,
 )
-from .launch import LaunchSyntaxError, format_hip_launch, parse_launch, template_kernel_names
+from .launch import (
+    LaunchSyntaxError,
+    format_hip_launch,
+    is_statement,
+    parse_launch,
+    strip,
+    template_kernel_names,
+    translation_order,
+)
 from .lexer import COMMENT, IDENT, INCLUDE, LAUNCH, STRING, Token, tokenize
 from .options import HipifyOptions
 from .preprocessor import directive_starts, directive_words, inactive_ranges
@@ -393,17 +401,27 @@ class _Translator:
         tokens = self.tokens
         hip_syntax = self.opt.hip_kernel_execution_syntax
         templates: set[str] = template_kernel_names(tokens) if hip_syntax else set()
-        last_end = -1
+        parsed = []
         for idx in indexes:
             try:
-                launch = parse_launch(tokens, idx)
+                parsed.append(parse_launch(tokens, idx))
             except LaunchSyntaxError as exc:
                 if self.in_directive(idx):  # e.g. #define KERNEL_ARGS(g, b) <<<g, b>>>
                     self.warn(exc.offset, f"{exc}; the macro is left as it is")
                     continue
                 line, col = self.position(exc.offset)
                 raise HipifyError(str(exc), self.filename, line, col) from None
-            if not hip_syntax or launch.name[0] <= last_end:
+        if not hip_syntax:
+            return
+        order, overlapping = translation_order(parsed)  # nested launches first
+        for launch in overlapping:
+            self.warn(tokens[strip(tokens, *launch.name)[0]].start, "a kernel launch that overlaps another "
+                      "launch without nesting in it is left as it is")
+        for launch, nested in order:
+            if nested and not is_statement(tokens, launch):
+                self.warn(tokens[strip(tokens, *launch.name)[0]].start, "a kernel launch inside an expression "
+                          "in another launch is kept in '<<<...>>>' syntax (hipLaunchKernelGGL "
+                          "is a statement in HIP)")
                 continue
             text = format_hip_launch(tokens, launch, self.render, templates)
             start = launch.name[0]
@@ -414,5 +432,4 @@ class _Translator:
                 self.prefix.pop(j, None)
                 self.suffix.pop(j, None)
             self.repl[start] = text
-            last_end = launch.end
             self.stats.converted.add("CONV_KERNEL_LAUNCH", "CUDA_Runtime_API", "cudaLaunchKernel")
