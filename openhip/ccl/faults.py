@@ -8,7 +8,7 @@ from .types import OP_NAMES, dtype_name
 
 #: collective kinds as they appear in descriptors and messages
 KINDS = ("all_reduce", "reduce", "broadcast", "all_gather", "gather", "reduce_scatter",
-         "all_to_all", "scatter", "barrier", "split")
+         "all_to_all", "scatter", "barrier", "split", "send", "recv")
 KIND = {name: i for i, name in enumerate(KINDS)}
 
 E_TIMEOUT, E_DEAD, E_ABORT_LOCAL, E_ABORT_REMOTE, E_MISMATCH, E_ATTACH = 1, 2, 3, 4, 5, 6
@@ -28,6 +28,8 @@ def explain(desc: int) -> str:
     root = (desc >> 40) & 0xFF
     count = desc & 0xFFFFFFFFFF
     name = KINDS[kind] if kind < len(KINDS) else f"op#{kind}"
+    if name in ("send", "recv"):  # the engine's p2p descriptors: peer in root, bytes in count
+        return f"{name}({'to' if name == 'send' else 'from'} rank {root}, {count} bytes)"
     parts = [f"count={count}"]
     if name not in ("barrier", "split"):
         parts.append(dtype_name(dtype))
@@ -61,11 +63,16 @@ def engine_error(result: tuple, rank: int, what: str, timeout: float) -> CclErro
             text = f"rank {detector} reported an error about rank {peer}"
         return CclError(f"{what}: {text}; the communicator is aborted", rank, peer)
     if code == E_MISMATCH:
-        if what.startswith(("send", "recv", "group")):
-            return CclError(f"{what}: message size mismatch with rank {peer}: this rank expects "
-                            f"{mine} bytes, rank {peer} sent {theirs} bytes", rank, peer)
-        return CclError(f"{what}: mismatched collective calls: this rank called {explain(mine)} "
-                        f"but rank {peer} called {explain(theirs)}", rank, peer)
+        p2p = [KINDS[(d >> 60) & 0xF] in ("send", "recv") for d in (mine, theirs)
+               if (d >> 60) & 0xF < len(KINDS)]
+        if len(p2p) == 2 and all(p2p):
+            kind = "message size mismatch"
+        elif any(p2p):
+            kind = "a point-to-point call matched by a collective"
+        else:
+            kind = "mismatched collective calls"
+        return CclError(f"{what}: {kind} with rank {peer}: this rank called {explain(mine)} but "
+                        f"rank {peer} called {explain(theirs)}", rank, peer)
     if code == E_ATTACH:
         return CclError(f"{what}: rank {peer} did not join the communicator within {timeout:g} s",
                         rank, peer)

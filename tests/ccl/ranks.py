@@ -703,11 +703,74 @@ def exit_code(comm: ccl.Communicator, args: list[str]) -> dict:
     return {}
 
 
+def p2p_mismatch(comm: ccl.Communicator, args: list[str]) -> dict:
+    """Point-to-point calls the peer does not match (issue #14 item 11b): args[0] names the case.
+    Returns {"error": text or None, "peer": the rank the error names}."""
+    case, r = args[0], comm.rank
+    small, big = 1000, 3_000_000  # big: past the channel's capacity (and CMA's threshold)
+    n = big if case.endswith("_big") else small
+    base = case.removesuffix("_big")
+
+    def run() -> None:
+        if base == "size":               # 0 sends n floats, 1 receives n + 1
+            if r == 0:
+                comm.send(np.ones(n, np.float32), 1)
+            else:
+                comm.recv(np.zeros(n + 1, np.float32), 0)
+        elif base == "send_vs_collective":
+            if r == 0:
+                comm.send(np.ones(n, np.float32), 1)
+            else:
+                comm.all_reduce(np.ones(n, np.float32))
+        elif base == "recv_vs_collective":
+            if r == 0:
+                comm.recv(np.zeros(n, np.float32), 1)
+            else:
+                comm.all_reduce(np.ones(n, np.float32))
+        elif base == "group_vs_collective":
+            if r == 0:
+                with ccl.group():
+                    comm.send(np.ones(n, np.float32), 1)
+                    comm.recv(np.zeros(n, np.float32), 1)
+            else:
+                comm.broadcast(np.ones(n, np.float32), root=1)
+
+    try:
+        run()
+    except CclError as exc:
+        return {"error": str(exc), "peer": exc.peer}
+    return {"error": None}
+
+
+def p2p_then_collective(comm: ccl.Communicator, args: list[str]) -> dict:
+    """Matched sends and receives between 0 and 1, with uneven delays, each followed by a
+    collective that rank 2 (when there is one) enters at once: never a false mismatch."""
+    rng = np.random.default_rng(comm.rank)
+    r, bad = comm.rank, []
+    for it in range(int(args[0]) if args else 60):
+        n = (1000, 70_000, 3_000_000)[it % 3]
+        if rng.random() < 0.3:
+            time.sleep(rng.random() * 0.005)
+        if r == 0:
+            comm.send(np.full(n, it, np.int32), 1)
+        elif r == 1:
+            got = np.zeros(n, np.int32)
+            comm.recv(got, 0)
+            if not np.all(got == it):
+                bad.append(f"recv {it}")
+        x = np.full(8, r + it, np.int64)
+        comm.all_reduce(x)
+        if not np.all(x == sum(q + it for q in range(comm.size))):
+            bad.append(f"all_reduce {it}")
+    return {"p2p_then_collective": "ok" if not bad else ", ".join(bad[:5])}
+
+
 SCENARIOS = {f.__name__: f for f in (matrix, bands, ring, split, asyncops, abort_thread, kill, hang,
                                        mismatch, dtype_mismatch, badargs, devicearray, info,
                                        exit_code, shared, shared_bands, shared_churn,
                                        shared_devicearray, shared_p2p, mixed_settings,
-                                       shared_random, torch_tensors)}
+                                       shared_random, torch_tensors, p2p_mismatch,
+                                       p2p_then_collective)}
 
 
 def main() -> None:

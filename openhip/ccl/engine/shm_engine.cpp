@@ -66,7 +66,13 @@ struct alignas(64) RankSlot {
     uint64_t base, size, ino;
     int32_t fd, pad;
   } zb[2];
-  char pad[32];
+  // the point-to-point operation this rank waits in (0: none), and its step then: a peer
+  // waiting for it in a collective it never joins reports the mismatch (see sync_step)
+  std::atomic<uint64_t> p2p_desc;
+  uint64_t p2p_step;
+  uint64_t p2p_k;              // its number on its channel
+  int32_t p2p_peer;
+  int32_t pad;
   // next chunk of this rank's share in the running zero-copy all-reduce (own cache line: the
   // owner claims from it on every chunk, the others only when they help at the end)
   alignas(64) std::atomic<uint64_t> zc_claim;
@@ -89,8 +95,14 @@ struct alignas(64) Chan {
   std::atomic<uint64_t> head;       // chunks written by the sender
   char pad0[56];
   std::atomic<uint64_t> tail;       // chunks consumed by the receiver
-  char pad1[56];
+  // receives the receiver has posted on this channel, and the size of receive k (by the parity
+  // of k: the receiver cannot post k + 2 before the sender's send k + 1 started): a send is done
+  // only when its receive is posted with the same size (see p2p_run)
+  std::atomic<uint64_t> posted;
+  uint64_t posted_bytes[2];
+  char pad1[32];
 };
+static_assert(sizeof(Chan) == 128, "Chan");
 
 // one slot of a p2p channel; rdv = 1: no data, the receiver reads `total` bytes at `addr` in
 // the sender's memory (large messages, when CMA is allowed) and acknowledges by consuming it;
@@ -140,6 +152,7 @@ struct Comm {
   struct PeerMap { int peer; int32_t pid; uint64_t ino, size; char *local; uint64_t used; };
   std::vector<PeerMap> maps;   // peers' shared arrays mapped here
   std::vector<uint64_t> zc_seen;  // per peer: its `frees` when its mappings were last checked
+  std::vector<uint64_t> sends, recvs;  // per peer: point-to-point operations begun so far
   std::vector<uint64_t> zc_base;  // per share: its claim counter when the current call began
   uint64_t zc_calls;
   uint64_t map_clock;          // counts uses of `maps` (least recently used goes first)
@@ -284,6 +297,33 @@ struct Waiter {
 // 20 us made single-window all-reduces of 128-512 KiB sleep on ordinary imbalances.
 constexpr double INNER_SPIN = 50e-6;
 
+// descriptors of point-to-point operations, in the collectives' format (faults.py): kind 10
+// send, 11 recv; the peer in the root field, the bytes in the count field
+constexpr uint64_t P2P_SEND = 10, P2P_RECV = 11;
+inline uint64_t p2p_desc(int is_send, int peer, uint64_t bytes) {
+  return ((is_send ? P2P_SEND : P2P_RECV) << 60) | ((uint64_t)(peer & 0xFF) << 40) |
+         (bytes & 0xFFFFFFFFFFULL);
+}
+
+inline int mismatch(Comm *c, int peer, uint64_t mine, uint64_t theirs) {
+  c->err_code = E_MISMATCH; c->err_peer = peer; c->err_detector = c->rank;
+  c->err_mine = mine; c->err_theirs = theirs;
+  return E_MISMATCH;
+}
+
+// a collective at step s (descriptor d) waits for peer p: p waiting in a send to or a receive
+// from this rank, begun before step s, that this rank has not matched, will never join it
+// (one this rank matched is only waiting for p to notice)
+int p2p_blocks_step(Comm *c, int p, uint64_t s, uint64_t d) {
+  RankSlot *ps = &c->slots[p];
+  uint64_t theirs = ps->p2p_desc.load(std::memory_order_acquire);
+  if (!theirs || ps->p2p_peer != c->rank || ps->p2p_step >= s) return OK;
+  bool is_send = (theirs >> 60) == P2P_SEND;
+  if ((is_send ? c->recvs[p] : c->sends[p]) >= ps->p2p_k) return OK;
+  if (ps->seq.load(std::memory_order_acquire) >= s) return OK;
+  return mismatch(c, p, d, theirs);
+}
+
 // arrive at step s with descriptor d and wait for every peer; check descriptors when asked.
 // inner: a later step of a multi-step collective (short spin, no adaptation: see INNER_SPIN)
 int sync_step(Comm *c, uint64_t s, uint64_t d, bool check, bool inner = false) {
@@ -302,6 +342,10 @@ int sync_step(Comm *c, uint64_t s, uint64_t d, bool check, bool inner = false) {
     if (p == c->rank) continue;
     while (c->slots[p].seq.load(std::memory_order_acquire) < s) {
       waited = true;
+      if ((w.spins & 255) == 255 && check) {
+        int e = p2p_blocks_step(c, p, s, d);
+        if (e) return e;
+      }
       int e = w.tick(p);
       if (e) return e;
     }
@@ -329,11 +373,7 @@ int sync_step(Comm *c, uint64_t s, uint64_t d, bool check, bool inner = false) {
     for (int p = 0; p < c->n; ++p) {
       if (p == c->rank) continue;
       uint64_t theirs = c->slots[p].desc[s & 1];
-      if (theirs != d) {
-        c->err_code = E_MISMATCH; c->err_peer = p; c->err_detector = c->rank;
-        c->err_mine = d; c->err_theirs = theirs;
-        return E_MISMATCH;
-      }
+      if (theirs != d) return mismatch(c, p, d, theirs);
     }
   }
   return OK;
@@ -1160,13 +1200,41 @@ int exchange(Comm *c, const char *send, char *recv, size_t bytes, int root, uint
 struct P2POp {
   int is_send; int peer; char *ptr; uint64_t bytes; uint64_t done; int started; int fin;
   uint64_t ack_at;
+  uint64_t k;      // this op's number on its channel (1, 2, ...; 0: not begun)
+  int data_done;   // sends: every byte written (or read by the receiver); waits for the match
   int shared;  // sends: -1 not looked up yet, 0 a plain buffer, 1 in the shared array `g`
   RankSlot::Region g;
 };
 
+// The peer of op o cannot be serving it: it has entered a collective this rank has not (its step
+// is past ours) and posted nothing for o. Its posts and chunks precede its arrival (release /
+// seq_cst), so reading its step first and the channel second cannot miss them.
+bool peer_in_collective(Comm *c, const P2POp &o) {
+  if (o.peer == c->rank || c->slots[o.peer].seq.load(std::memory_order_acquire) <= c->step)
+    return false;
+  if (o.is_send) return chan(c, c->rank, o.peer)->posted.load(std::memory_order_acquire) < o.k;
+  Chan *ch = chan(c, o.peer, c->rank);
+  return ch->tail.load(std::memory_order_relaxed) >= ch->head.load(std::memory_order_acquire);
+}
+
+// say which op this rank waits in, for a peer waiting in a collective (see p2p_blocks_step)
+uint64_t publish_p2p(Comm *c, const P2POp &o) {
+  RankSlot *me = &c->slots[c->rank];
+  uint64_t d = p2p_desc(o.is_send, o.peer, o.bytes);
+  me->p2p_step = c->step; me->p2p_k = o.k; me->p2p_peer = o.peer;
+  me->p2p_desc.store(d, std::memory_order_release);
+  return d;
+}
+
+// A group of sends and receives. Every send is matched: it finishes only when the receiver has
+// posted receive number k on the channel with the same byte count (a different count, or a
+// peer that went into a collective instead, is E_MISMATCH here; the receiver checks each
+// chunk's total too, and a collective waiting for a rank stuck in a send or receive with it
+// reports it from the other side, see p2p_blocks_step).
 int p2p_run(Comm *c, P2POp *ops, int nops) {
   Waiter w(c);
   c->op_clock = c->map_clock;
+  RankSlot *me = &c->slots[c->rank];
   if (c->h->abort_word.load(std::memory_order_acquire) || c->local_abort.load(std::memory_order_relaxed)) {
     w.start = 1;
     w.spins = 1u << 30;
@@ -1174,9 +1242,11 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
     if (e) return e;
   }
   int remaining = nops;
+  int published = -1;  // the op this rank says it waits in (RankSlot::p2p_desc)
   while (remaining) {
     bool progressed = false;
     int wait_peer = -1;
+    int first_open = -1;
     for (int i = 0; i < nops; ++i) {
       P2POp &o = ops[i];
       if (o.fin) continue;
@@ -1184,12 +1254,32 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
       for (int k = 0; k < i; ++k)
         if (!ops[k].fin && ops[k].is_send == o.is_send && ops[k].peer == o.peer) { blocked = true; break; }
       if (blocked) continue;
+      if (!o.k) {  // begin: number it on its channel; a receive posts its size
+        if (o.is_send) {
+          o.k = ++c->sends[o.peer];
+        } else {
+          o.k = ++c->recvs[o.peer];
+          Chan *ch = chan(c, o.peer, c->rank);
+          ch->posted_bytes[o.k & 1] = o.bytes;
+          ch->posted.store(o.k, std::memory_order_release);
+        }
+      }
       if (o.is_send) {
         Chan *ch = chan(c, c->rank, o.peer);
         uint64_t head = ch->head.load(std::memory_order_relaxed);
-        if (o.started) {  // rendezvous posted: done when the receiver consumed the slot
+        if (ch->posted.load(std::memory_order_acquire) >= o.k) {  // the receive is posted
+          uint64_t want = ch->posted_bytes[o.k & 1];
+          if (want != o.bytes) {
+            publish_p2p(c, o);  // left set: the receiver may wait for data that never comes
+            return mismatch(c, o.peer, p2p_desc(1, o.peer, o.bytes), p2p_desc(0, c->rank, want));
+          }
+          if (o.data_done) { o.fin = 1; --remaining; progressed = true; continue; }
+        }
+        if (o.data_done) {
+          // every byte is out; the receive is not posted yet
+        } else if (o.started) {  // rendezvous posted: done when the receiver consumed the slot
           if (ch->tail.load(std::memory_order_acquire) >= o.ack_at) {
-            o.fin = 1; --remaining; progressed = true;
+            o.data_done = 1; progressed = true;
           }
         } else if (c->zc && o.bytes >= c->zc_min && o.peer != c->rank &&
                    (o.shared < 0 ? (o.g = find_shared(o.ptr, o.bytes), o.shared = o.g.size != 0)
@@ -1209,7 +1299,7 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
             o.started = 1; o.ack_at = head; progressed = true;
           }
         }
-        while (!o.fin && !o.started &&
+        while (!o.data_done && !o.started &&
                head - ch->tail.load(std::memory_order_acquire) < (uint64_t)c->nchunk) {
           int slot = (int)(head % c->nchunk);
           uint64_t len = o.bytes - o.done < c->chunk ? o.bytes - o.done : c->chunk;
@@ -1219,7 +1309,15 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
           ch->head.store(++head, std::memory_order_release);
           o.done += len;
           progressed = true;
-          if (o.done >= o.bytes) { o.fin = 1; --remaining; }
+          if (o.done >= o.bytes) o.data_done = 1;
+        }
+        if (o.data_done && ch->posted.load(std::memory_order_acquire) >= o.k) {
+          uint64_t want = ch->posted_bytes[o.k & 1];
+          if (want != o.bytes) {
+            publish_p2p(c, o);
+            return mismatch(c, o.peer, p2p_desc(1, o.peer, o.bytes), p2p_desc(0, c->rank, want));
+          }
+          o.fin = 1; --remaining; progressed = true;
         }
       } else {
         Chan *ch = chan(c, o.peer, c->rank);
@@ -1227,11 +1325,9 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
         while (!o.fin && tail < ch->head.load(std::memory_order_acquire)) {
           int slot = (int)(tail % c->nchunk);
           ChunkHdr *hd = chunk_hdr(c, ch, slot);
-          if (hd->total != o.bytes) {
-            c->err_code = E_MISMATCH; c->err_peer = o.peer; c->err_detector = c->rank;
-            c->err_mine = o.bytes; c->err_theirs = hd->total;
-            return E_MISMATCH;
-          }
+          if (hd->total != o.bytes)
+            return mismatch(c, o.peer, p2p_desc(0, o.peer, o.bytes),
+                            p2p_desc(1, c->rank, hd->total));
           if (hd->rdv == 2) {  // copy the whole message from the sender's shared array
             if (hd->addr < hd->g.base || hd->addr + o.bytes > hd->g.base + hd->g.size)
               return fail(c, E_OS, o.peer, true);
@@ -1253,15 +1349,41 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
           if (o.done >= o.bytes) { o.fin = 1; --remaining; }
         }
       }
-      if (!o.fin) wait_peer = o.peer;
+      if (!o.fin) {
+        wait_peer = o.peer;
+        if (first_open < 0) first_open = i;
+      }
     }
     if (remaining && !progressed) {
+      // waiting: say so (for a peer stuck in a collective instead), and look for that peer
+      if (first_open >= 0 && first_open != published) {
+        publish_p2p(c, ops[first_open]);
+        published = first_open;
+      }
+      if ((w.spins & 63) == 63) {
+        for (int i = 0; i < nops; ++i) {
+          const P2POp &o = ops[i];
+          if (o.fin || !o.k) continue;
+          RankSlot *ps = &c->slots[o.peer];
+          if (peer_in_collective(c, o)) {
+            uint64_t mine = publish_p2p(c, o);  // left set: the peer's collective reports it too
+            return mismatch(c, o.peer, mine, ps->desc[ps->seq.load(std::memory_order_acquire) & 1]);
+          }
+          if (!o.is_send && o.done == 0) {  // the sender gave up on a size it saw posted
+            uint64_t theirs = ps->p2p_desc.load(std::memory_order_acquire);
+            if (theirs && (theirs >> 60) == P2P_SEND && ps->p2p_peer == c->rank &&
+                ps->p2p_k == o.k && (theirs & 0xFFFFFFFFFFULL) != (o.bytes & 0xFFFFFFFFFFULL))
+              return mismatch(c, o.peer, p2p_desc(0, o.peer, o.bytes), theirs);
+          }
+        }
+      }
       int e = w.tick(wait_peer);
       if (e) return e;
     } else if (progressed) {
       w.spins = 0; w.start = 0; w.yielding = false;
     }
   }
+  if (published >= 0) me->p2p_desc.store(0, std::memory_order_release);
   return OK;
 }
 
@@ -1319,6 +1441,8 @@ PyObject *py_open(PyObject *, PyObject *args) {
   if (const char *yu = getenv("OPENHIP_CCL_YIELD_US")) c->yield = atof(yu) * 1e-6;
   if (const char *nm = getenv("OPENHIP_CCL_RSAG_NT")) nt_mode = nm[0] == '0' ? 0 : nm[0] == '1' ? 1 : 2;
   c->zc_seen.assign((size_t)n, 0);
+  c->sends.assign((size_t)n, 0);
+  c->recvs.assign((size_t)n, 0);
   c->zc_base.assign((size_t)n, 0);
   c->zc_min = 1 << 20;
   if (const char *zm = getenv("OPENHIP_CCL_ZC_MIN")) c->zc_min = strtoull(zm, nullptr, 10);

@@ -1,0 +1,49 @@
+"""A send or receive its peer does not match (issue #14 item 11b): a receive of another size, or a
+collective instead, raises CclError on both ranks, each naming the other, instead of the send
+returning success (the shm engine numbers every send and receive on its channel and a send
+finishes only when its receive is posted with the same size). Matched point-to-point calls
+followed by collectives never report a false mismatch."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import launch
+
+pytestmark = pytest.mark.timeout(120)
+
+CASES = ["size", "size_big", "send_vs_collective", "send_vs_collective_big",
+         "recv_vs_collective", "group_vs_collective"]
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_unmatched_point_to_point_fails_on_both_ranks(tmp_path, case):
+    # a 60 s timeout: a mismatch that went undetected would show as "did not answer"
+    rc, results, err = launch(tmp_path, 2, "p2p_mismatch", case,
+                              env={"OPENHIP_CCL_TIMEOUT": "60"})
+    for r, res in enumerate(results):
+        assert "crash" not in res and "missing" not in res, (res, err)
+        text = res["error"]
+        assert text, f"rank {r} returned success"
+        assert "did not answer" not in text, text
+        other = 1 - r
+        assert res["peer"] == other and f"with rank {other}" in text, text
+    texts = [res["error"] for res in results]
+    if case.startswith("size"):
+        n = 3_000_000 if case.endswith("_big") else 1000
+        assert all("message size mismatch" in t for t in texts)
+        assert f"send(to rank 1, {4 * n} bytes)" in texts[0]
+        assert f"recv(from rank 0, {4 * (n + 1)} bytes)" in texts[0]
+        assert f"recv(from rank 0, {4 * (n + 1)} bytes)" in texts[1]
+    else:
+        assert all("a point-to-point call matched by a collective" in t for t in texts)
+        collective = "broadcast" if case.startswith("group") else "all_reduce"
+        assert all(collective + "(" in t for t in texts)
+    assert rc == 0, err
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_matched_point_to_point_then_collectives(tmp_path, n):
+    rc, results, err = launch(tmp_path, n, "p2p_then_collective", "45")
+    assert rc == 0, err
+    for res in results:
+        assert res.get("p2p_then_collective") == "ok", (res, err)
