@@ -60,7 +60,8 @@ class Module:
     ``options`` are compiler options (``-DNAME=1``, ``-I dir``, ``-std=c++20``...),
     ``name_expressions`` the template instantiations to compile (``"k<float, 4>"``),
     ``name`` the file name used in compiler messages, ``language`` ``"hip"`` or ``"cuda"``
-    (CUDA source goes through :func:`openhip.hipify.translate` first).
+    (CUDA source goes through :func:`openhip.hipify.translate` first, and so do the local
+    headers it includes, found next to ``name``, in the working directory or under ``-I``).
     """
 
     def __init__(self, source: str, options: Sequence[str] = (),
@@ -76,9 +77,9 @@ class Module:
         if language not in ("hip", "cuda"):
             raise ValueError(f"language must be 'hip' or 'cuda', not {language!r}")
         if language == "cuda":
-            from ..hipify import translate
+            from .cuda_headers import translate_cuda
 
-            source = translate(source, filename=name)
+            source = translate_cuda(source, name, options)
         self.device = get_device() if device is None else (
             device if isinstance(device, Device) else Device(device))
         self.source = source

@@ -294,6 +294,156 @@ def _safe_relative(filename: str) -> str:
     return "/".join(parts)
 
 
+#: Directories of GPU vendor headers under a system include directory (ROCm's and CUDA's
+#: libraries), and CUDA's top-level device-side headers: on the CPU platform they must never
+#: resolve to the system's copy, which is for the AMD/NVIDIA compilers (it fails with
+#: "Must define exactly one of __HIP_PLATFORM_AMD__ or __HIP_PLATFORM_NVIDIA__" or worse).
+_VENDOR_DIRS = ("hip", "hipcub", "rocprim", "hiprand", "rocrand", "rocblas", "hipblas",
+                "hipblaslt", "hipfft", "rocfft", "hipsparse", "rocsparse", "hipsolver",
+                "rocsolver", "miopen", "rocwmma", "roctracer", "rocthrust", "thrust", "cub",
+                "cuda", "crt", "cooperative_groups", "nv", "cccl")
+_VENDOR_FILES = ("cuda.h", "cuda_runtime.h", "cuda_runtime_api.h", "cuda_fp16.h",
+                 "cuda_fp16.hpp", "cuda_bf16.h", "cuda_bf16.hpp", "cuda_fp8.h", "cuda_fp8.hpp",
+                 "cooperative_groups.h", "cuComplex.h", "math_constants.h",
+                 "device_launch_parameters.h", "vector_types.h", "vector_functions.h",
+                 "device_functions.h", "device_types.h", "driver_types.h", "builtin_types.h",
+                 "host_defines.h", "cuda_profiler_api.h", "curand_kernel.h", "mma.h",
+                 "sm_20_intrinsics.h", "sm_30_intrinsics.h", "sm_32_intrinsics.h",
+                 "sm_35_intrinsics.h", "sm_60_atomic_functions.h", "sm_61_intrinsics.h",
+                 "texture_fetch_functions.h", "surface_functions.h", "cuda_texture_types.h",
+                 "cuda_surface_types.h", "library_types.h", "nvrtc.h", "nvfunctional")
+
+
+@lru_cache(maxsize=8)
+def _system_include_dirs(compiler_path: str) -> tuple[str, ...]:
+    """The compiler's own ``#include <...>`` search directories (``-E -v``)."""
+    try:
+        proc = subprocess.run([compiler_path, "-x", "c++", "-E", "-v", "-"], input="",
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.SubprocessError):
+        return ()
+    text = proc.stderr
+    start = text.find("#include <...> search starts here:")
+    end = text.find("End of search list.", start)
+    if start < 0 or end < 0:
+        return ()
+    lines = text[start:end].splitlines()[1:]
+    return tuple(os.path.realpath(ln.strip().split(" (")[0]) for ln in lines if ln.strip())
+
+
+def _guard_headers(compiler_path: str) -> dict[str, str]:
+    """Relative header name -> the system file it would resolve to, for every GPU vendor
+    header on the compiler's search path that openhip's include directory does not provide."""
+    found: dict[str, str] = {}
+    for root in _system_include_dirs(compiler_path):
+        if os.path.realpath(root).startswith(str(INCLUDE_DIR)):
+            continue
+        names: list[str] = [n for n in _VENDOR_FILES if os.path.isfile(os.path.join(root, n))]
+        for sub in _VENDOR_DIRS:
+            top = os.path.join(root, sub)
+            if not os.path.isdir(top):
+                continue
+            for dirpath, _dirs, files in os.walk(top):
+                names += [os.path.relpath(os.path.join(dirpath, f), root) for f in files]
+        for name in names:
+            if name not in found and not (INCLUDE_DIR / name).exists():
+                found[name] = os.path.join(root, name)
+    return found
+
+
+_guard_lock = threading.Lock()
+
+
+@lru_cache(maxsize=8)
+def _header_guard_dir(compiler_path: str) -> str | None:
+    """A directory of stand-ins, searched after openhip's include directory and before the
+    system's, for the GPU vendor headers found on the compiler's search path: each one stops
+    the compile with an error that names the header (see ``_VENDOR_DIRS``)."""
+    headers = _guard_headers(compiler_path)
+    if not headers:
+        return None
+    key = hashlib.sha256("\0".join(f"{k}={v}" for k, v in sorted(headers.items())).encode())
+    directory = config.cache_dir() / "cpu-header-guard" / key.hexdigest()[:16]
+    with _guard_lock:
+        try:
+            if not (directory / ".complete").is_file():
+                for name, system in headers.items():
+                    path = directory / name
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    msg = (f"openhip: <{name}> is not provided by the CPU platform (the system "
+                           f"copy {system} is for the AMD/NVIDIA GPU compilers and is not used)")
+                    tmp = path.with_name(f".{path.name}.{os.getpid()}")
+                    tmp.write_text(f'#error "{msg}"\n')
+                    os.replace(tmp, path)
+                (directory / ".complete").write_text("")
+        except OSError:  # read-only cache directory: no guard (the system header's own error)
+            return None
+    return str(directory)
+
+
+def _include_flags(compiler: Compiler) -> list[str]:
+    """``-isystem`` flags after openhip's include directory: the vendor-header guard."""
+    guard = _header_guard_dir(compiler.path)
+    return ["-isystem", guard] if guard else []
+
+
+_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.MULTILINE)
+
+
+def _local_headers(source: str, user_flags: Sequence[str], filename: str,
+                   limit: int = 64) -> list[str]:
+    """The texts of the local headers the source includes with ``#include "..."`` (found as
+    the compiler finds them: next to the including file, in the working directory, under
+    ``-I``), transitively, the deepest first.  The source scan sees their functions, so a
+    kernel whose barrier or warp function is in such a header is known to synchronise."""
+    idirs = [f[2:] for f in user_flags if f.startswith("-I")]
+    first_dir = os.path.dirname(os.path.abspath(filename)) if os.path.dirname(filename) else None
+    seen: set[str] = set()
+    texts: list[str] = []
+
+    def visit(text: str, includer_dir: str | None) -> None:
+        for m in _QUOTED_INCLUDE.finditer(text):
+            name = m.group(1)
+            dirs = [""] if os.path.isabs(name) else [d for d in (includer_dir, os.getcwd())
+                                                      if d] + idirs
+            for d in dirs:
+                path = os.path.realpath(os.path.join(d, name))
+                if os.path.isfile(path):
+                    break
+            else:
+                continue
+            if path in seen or path.startswith(str(INCLUDE_DIR)) or len(seen) >= limit:
+                continue
+            seen.add(path)
+            try:
+                if os.path.getsize(path) > (4 << 20):
+                    continue
+                with open(path, encoding="utf-8", errors="replace") as f:
+                    body = f.read()
+            except OSError:
+                continue
+            visit(body, os.path.dirname(path))
+            texts.append(body)
+
+    visit(source, first_dir)
+    return texts
+
+
+def _mark_header_sync(result, source: str, user_flags: Sequence[str], filename: str) -> None:
+    """Kernels that reach a barrier or warp function only through functions of local headers
+    synchronise too (see :func:`_local_headers`)."""
+    from ...compiler.scan import scan
+
+    headers = _local_headers(source, user_flags, filename)
+    if not headers or all(k.uses_sync for k in result.kernels.values()):
+        return
+    combined = scan("\n".join(headers) + "\n" + source)
+    for qname, decl in result.kernels.items():
+        other = combined.kernels.get(qname)
+        if other is not None and other.uses_sync:
+            decl.uses_sync = True
+
+
 def _dependencies(depfile: Path, workdir: Path) -> list[str]:
     try:
         text = depfile.read_text(errors="replace")
@@ -464,6 +614,7 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
     user_flags, std = normalize_options(options)
     march = _march_for(arch)
     result = scan(source)
+    _mark_header_sync(result, source, user_flags, filename)
     try:
         build_footer(result, name_expressions)  # validates the name expressions
     except ValueError as exc:
@@ -526,7 +677,8 @@ def _build(compiler: Compiler, text: str, rel: str, std: str, march: str,
         depfile = work / "module.d"
         pch = _pch_header(compiler, [std, *BASE_FLAGS, march])
         cmd = [compiler.path, "-x", "c++", std, *BASE_FLAGS, march,
-               "-isystem", str(INCLUDE_DIR), "-include", pch or "hip/hip_runtime.h",
+               "-isystem", str(INCLUDE_DIR), *_include_flags(compiler),
+               "-include", pch or "hip/hip_runtime.h",
                "-iquote", os.getcwd(), *user_flags,
                "-fstack-usage", "-MMD", "-MF", str(depfile), "-o", str(out), rel]
         proc = run_tool(cmd, cwd=work)  # no stdin, time and memory limits (limits.py)

@@ -8,6 +8,13 @@
 #define OPENHIP_CPU_HIP_RUNTIME_H
 
 #include "openhip_cpu/engine.h"
+#include "hip/hip_runtime_api.h"
+
+// CUDA 11.7's __grid_constant__ (a const kernel parameter whose address may be taken without
+// a copy): parameters are in memory on the CPU platform already.
+#ifndef __grid_constant__
+#define __grid_constant__
+#endif
 
 #if __has_include("hip/hip_vector_types.h")
 #include "hip/hip_vector_types.h"
@@ -30,5 +37,7 @@
 #if __has_include("openhip_cpu/warp.h")
 #include "openhip_cpu/warp.h"
 #endif
+// The run-time side of cooperative groups (grid and wide-tile barriers), before user macros.
+#include "openhip_cpu/cg_runtime.h"
 
 #endif  // OPENHIP_CPU_HIP_RUNTIME_H

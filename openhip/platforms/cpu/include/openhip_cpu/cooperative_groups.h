@@ -33,7 +33,7 @@
 
 #include "openhip_cpu/engine.h"
 #include "openhip_cpu/warp.h"
-#include "openhip_cpu/grid_sync.h"
+#include "openhip_cpu/cg_runtime.h"
 
 namespace cooperative_groups {
 
@@ -47,7 +47,7 @@ enum __openhip_kind : unsigned {
 
 template <class __openhip_T>
 struct __openhip_false {
-  static constexpr bool value = false;
+  static constexpr bool __openhip_value = false;
 };
 
 __attribute__((always_inline)) inline unsigned __openhip_block_size() {
@@ -86,63 +86,6 @@ __attribute__((always_inline)) inline int __openhip_nth_lane(unsigned long long 
   for (unsigned __openhip_i = 0; __openhip_i < __openhip_rank; ++__openhip_i)
     __openhip_m &= __openhip_m - 1;
   return __openhip_m ? __builtin_ctzll(__openhip_m) : -1;
-}
-
-[[noreturn]] __attribute__((noinline, cold)) inline void __openhip_fail(const char* __openhip_what) {
-  ::openhip::detail::fail(719 /* hipErrorLaunchFailure */,
-                          "kernel '%s' block (%u,%u,%u) thread (%u,%u,%u): cooperative groups: %s",
-                          ::openhip::detail::kernel_name(), blockIdx.x, blockIdx.y, blockIdx.z,
-                          threadIdx.x, threadIdx.y, threadIdx.z, __openhip_what);
-}
-
-// A barrier of the `tile` consecutive threads (tile a power of two > 32) holding the caller.
-// Fiber mode: a waiting thread parks in state __openhip_kAtTile; the last one to arrive makes
-// the others ready.  A thread of the tile that has exited can never arrive: reported.
-enum : unsigned { __openhip_kAtTile = 4 };
-__attribute__((noinline)) inline void __openhip_tile_barrier(unsigned __openhip_tile,
-                                                             unsigned __openhip_line) {
-  using namespace ::openhip::detail;
-  Block* __openhip_b = current_block();
-  if (__openhip_b == nullptr) {
-    loop_violation("thread_block_tile::sync", __openhip_line);
-    return;
-  }
-  if (__openhip_tile >= __openhip_b->n) {
-    __syncthreads(__openhip_line);
-    return;
-  }
-  Fiber& __openhip_f = __openhip_b->fibers[__openhip_b->cur];
-  const unsigned __openhip_first = __openhip_f.linear & ~(__openhip_tile - 1u);
-  const unsigned __openhip_end = __openhip_first + __openhip_tile < __openhip_b->n
-                                     ? __openhip_first + __openhip_tile
-                                     : __openhip_b->n;
-  unsigned __openhip_waiting = 0;
-  for (unsigned __openhip_i = __openhip_first; __openhip_i < __openhip_end; ++__openhip_i) {
-    if (__openhip_i == __openhip_b->cur) continue;
-    const unsigned __openhip_s = __openhip_b->fibers[__openhip_i].state;
-    if (__openhip_s == __openhip_kAtTile) {
-      ++__openhip_waiting;
-    } else if (__openhip_s == kDone) {
-      fail(719,
-           "kernel '%s': deadlock in block (%u,%u,%u): thread_block_tile<%u>::sync (line %u): "
-           "thread %u of the tile has exited and can never reach it",
-           kernel_name(), blockIdx.x, blockIdx.y, blockIdx.z, __openhip_tile, __openhip_line,
-           __openhip_i);
-    }
-  }
-  if (__openhip_waiting + 1 == __openhip_end - __openhip_first) {
-    for (unsigned __openhip_i = __openhip_first; __openhip_i < __openhip_end; ++__openhip_i) {
-      if (__openhip_b->fibers[__openhip_i].state == __openhip_kAtTile) {
-        __openhip_b->fibers[__openhip_i].state = kReady;
-        ++__openhip_b->ready;
-      }
-    }
-    return;
-  }
-  __openhip_f.state = __openhip_kAtTile;
-  __openhip_f.line = __openhip_line;
-  --__openhip_b->ready;
-  block_wait(__openhip_b);
 }
 
 // Shuffles of any trivially copyable type: 8-byte pieces, each a warp.h shuffle.
@@ -216,13 +159,13 @@ class thread_group {
       case __openhip_detail::__openhip_k_block: __syncthreads(__openhip_line); return;
       case __openhip_detail::__openhip_k_tile:
         if (__openhip_tile_ > 32u) {
-          __openhip_detail::__openhip_tile_barrier(__openhip_tile_, __openhip_line);
+          __openhip_cg_tile_barrier(__openhip_tile_, __openhip_line);
         } else {
           __syncwarp(__openhip_mask_);
         }
         return;
       case __openhip_detail::__openhip_k_coalesced: __syncwarp(__openhip_mask_); return;
-      default: ::openhip::grid_sync::grid_sync(__openhip_line); return;
+      default: __openhip_grid_sync(__openhip_line); return;
     }
   }
   // (openhip) the group's lanes in the caller's warp, for tiles <= 32 and coalesced groups.
@@ -278,10 +221,10 @@ class grid_group : public thread_group {
 
  public:
   // True in a cooperative launch (k(grid, block, args, cooperative=True)).
-  bool is_valid() const { return ::openhip::grid_sync::cooperative(); }
+  bool is_valid() const { return __openhip_grid_cooperative(); }
   // Every thread of every block arrives before any continues (a cooperative launch only).
   void sync(unsigned __openhip_line = __builtin_LINE()) const {
-    ::openhip::grid_sync::grid_sync(__openhip_line);
+    __openhip_grid_sync(__openhip_line);
   }
   unsigned long long num_threads() const { return thread_group::num_threads(); }
   unsigned long long size() const { return num_threads(); }
@@ -309,14 +252,14 @@ inline grid_group this_grid() { return grid_group(); }
 // Multi-device and cluster groups do not exist on the CPU platform (one device, no clusters).
 template <class __openhip_T = void>
 inline thread_group this_multi_grid() {
-  static_assert(__openhip_detail::__openhip_false<__openhip_T>::value,
+  static_assert(__openhip_detail::__openhip_false<__openhip_T>::__openhip_value,
                 "openhip: cooperative_groups::this_multi_grid (multi-device launches) is not "
                 "supported");
   return this_thread_block();
 }
 template <class __openhip_T = void>
 inline thread_group this_cluster() {
-  static_assert(__openhip_detail::__openhip_false<__openhip_T>::value,
+  static_assert(__openhip_detail::__openhip_false<__openhip_T>::__openhip_value,
                 "openhip: cooperative_groups::this_cluster (thread block clusters) is not "
                 "supported on the CPU platform");
   return this_thread_block();
@@ -412,7 +355,7 @@ class thread_block_tile<__openhip_N, void> : public thread_group {
   unsigned long long meta_group_size() const { return __openhip_meta_size_; }
   void sync(unsigned __openhip_line = __builtin_LINE()) const {
     if constexpr (__openhip_N > 32) {
-      __openhip_detail::__openhip_tile_barrier(__openhip_N, __openhip_line);
+      __openhip_cg_tile_barrier(__openhip_N, __openhip_line);
     } else {
       (void)__openhip_line;
       __syncwarp(__openhip_mask_);
@@ -440,19 +383,19 @@ class thread_block_tile<__openhip_N, void> : public thread_group {
   }
   template <class __openhip_U = void>
   int any(int __openhip_p) const {
-    static_assert(__openhip_N <= 32 || __openhip_detail::__openhip_false<__openhip_U>::value,
+    static_assert(__openhip_N <= 32 || __openhip_detail::__openhip_false<__openhip_U>::__openhip_value,
                   "thread_block_tile<N>::any needs N <= 32");
     return __openhip_ops().any(__openhip_p);
   }
   template <class __openhip_U = void>
   int all(int __openhip_p) const {
-    static_assert(__openhip_N <= 32 || __openhip_detail::__openhip_false<__openhip_U>::value,
+    static_assert(__openhip_N <= 32 || __openhip_detail::__openhip_false<__openhip_U>::__openhip_value,
                   "thread_block_tile<N>::all needs N <= 32");
     return __openhip_ops().all(__openhip_p);
   }
   template <class __openhip_U = void>
   unsigned int ballot(int __openhip_p) const {
-    static_assert(__openhip_N <= 32 || __openhip_detail::__openhip_false<__openhip_U>::value,
+    static_assert(__openhip_N <= 32 || __openhip_detail::__openhip_false<__openhip_U>::__openhip_value,
                   "thread_block_tile<N>::ballot needs N <= 32");
     return __openhip_ops().ballot(__openhip_p);
   }
@@ -581,7 +524,7 @@ namespace __openhip_detail {
 template <class __openhip_G>
 __attribute__((always_inline)) inline unsigned long long __openhip_warp_lanes(const __openhip_G& __openhip_g) {
   if constexpr (__openhip_G::__openhip_width == 0) {
-    static_assert(__openhip_false<__openhip_G>::value,
+    static_assert(__openhip_false<__openhip_G>::__openhip_value,
                   "labeled_partition / binary_partition take a tile of at most 32 threads or a "
                   "coalesced_group, not a thread_block");
     return 0;
@@ -615,7 +558,7 @@ coalesced_group binary_partition(const __openhip_G& __openhip_g, bool __openhip_
 // as a thread_group.  A coalesced parent is split by rank into groups of n.
 inline thread_group tiled_partition(const thread_group& __openhip_parent, unsigned int __openhip_n) {
   if (!__openhip_detail::__openhip_pow2(__openhip_n) || __openhip_n > 1024u) {
-    __openhip_detail::__openhip_fail(
+    __openhip_cg_fail(
         "tiled_partition(parent, n): n must be a power of two of at most 1024");
   }
   const unsigned __openhip_r = __openhip_detail::__openhip_block_rank();
@@ -638,7 +581,7 @@ inline thread_group tiled_partition(const thread_group& __openhip_parent, unsign
                                  ? __openhip_parent.__openhip_tile()
                                  : 0u;
   if (__openhip_ptile != 0 && __openhip_n > __openhip_ptile) {
-    __openhip_detail::__openhip_fail("tiled_partition(tile, n): n exceeds the parent tile's size");
+    __openhip_cg_fail("tiled_partition(tile, n): n exceeds the parent tile's size");
   }
   struct __openhip_dyn_tile : thread_group {
     __openhip_dyn_tile(unsigned __openhip_t, unsigned __openhip_mr, unsigned __openhip_ms)

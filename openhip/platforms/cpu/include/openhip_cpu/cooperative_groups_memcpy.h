@@ -14,9 +14,9 @@ namespace cuda {
 // A byte count known to be a multiple of N (CUDA's cuda::aligned_size_t).
 template <size_t __openhip_N>
 struct aligned_size_t {
-  size_t value;
-  constexpr explicit aligned_size_t(size_t __openhip_v) : value(__openhip_v) {}
-  constexpr operator size_t() const { return value; }
+  size_t __openhip_value;
+  constexpr explicit aligned_size_t(size_t __openhip_v) : __openhip_value(__openhip_v) {}
+  constexpr operator size_t() const { return __openhip_value; }
 };
 }  // namespace cuda
 

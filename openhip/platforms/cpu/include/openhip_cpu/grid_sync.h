@@ -126,6 +126,12 @@ __attribute__((noinline)) int coop_entry(const openhip_launch* L, openhip_worker
 }  // namespace grid_sync
 }  // namespace openhip
 
+// What the cooperative groups headers call (reserved names: they are parsed after user macros).
+inline void __openhip_grid_sync(unsigned __openhip_line) {
+  ::openhip::grid_sync::grid_sync(__openhip_line);
+}
+inline bool __openhip_grid_cooperative() { return ::openhip::grid_sync::cooperative(); }
+
 // Like OPENHIP_CPU_KERNEL (engine.h), through coop_entry.
 #define __OPENHIP_CPU_KERNEL_COOP(ID, MODE, NAME, ...)                                           \
   OPENHIP_CPU_EXPORT int openhip_kernel_##ID(                                                  \
