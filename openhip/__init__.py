@@ -22,7 +22,15 @@ from .runtime.array import (
     zeros_like,
 )
 from .runtime.compile import compile, compile_program
-from .runtime.device import Device, device_count, devices, get_device, set_device, synchronize
+from .runtime.device import (
+    Device,
+    device_count,
+    devices,
+    get_device,
+    reset_device,
+    set_device,
+    synchronize,
+)
 from .runtime.memory import (
     DeviceBuffer,
     free,
@@ -46,7 +54,8 @@ __all__ = [
     "DeviceArray", "MemoryPointer", "asarray", "empty", "empty_like", "from_dlpack", "full",
     "ones", "zeros", "zeros_like",
     "compile", "compile_program",
-    "Device", "device_count", "devices", "get_device", "set_device", "synchronize",
+    "Device", "device_count", "devices", "get_device", "reset_device", "set_device",
+    "synchronize",
     "DeviceBuffer", "free", "malloc", "memcpy_dtod", "memcpy_dtod_async", "memcpy_dtoh",
     "memcpy_dtoh_async", "memcpy_htod", "memcpy_htod_async", "memset", "memset_async",
     "Function", "Module",

@@ -16,7 +16,7 @@ from ..errors import HipError
 from ..platforms.base import DeviceProperties, Platform
 
 __all__ = ["Device", "devices", "get_device", "set_device", "synchronize", "device_count",
-           "reset_devices"]
+           "reset_device", "reset_devices"]
 
 _lock = threading.RLock()
 _devices: list[Device] | None = None
@@ -110,15 +110,42 @@ class Device:
         self._platform.device_synchronize(self._index)
         self._release_pending()
 
+    def reset(self) -> None:
+        """Clear the failed state a fault in a kernel left on this device (until then every
+        launch, copy and synchronisation raises the fault's HipError, as a GPU context does),
+        and the cancelled state of its streams (``hipDeviceReset``'s role). Memory contents are
+        not restored: what the faulting kernel wrote stays."""
+        fn = getattr(self._platform, "device_reset", None)
+        if fn is None:
+            raise HipError("hipErrorNotSupported",
+                           f"the {self.platform} platform has no device reset",
+                           routine="hipDeviceReset")
+        fn(self._index)
+
     def _register_stream(self, stream: Any) -> None:
-        self._streams.add(stream)
+        with self._lock:
+            self._streams.add(stream)
 
     def _idle(self) -> bool:
         p, i = self._platform, self._index
         if not p.stream_query(i, None):
             return False
-        return all(p.stream_query(i, s._handle) for s in list(self._streams)
-                   if s._handle is not None)
+        with self._lock:  # a WeakSet must not change while it is copied
+            streams = list(self._streams)
+        for s in streams:
+            handle = s._handle
+            if handle is None:
+                continue
+            try:
+                if not p.stream_query(i, handle):
+                    return False
+            except HipError as exc:
+                if exc.status == "hipErrorInvalidHandle":
+                    # destroyed meanwhile by another thread (its work had finished), or the
+                    # parent's stream in a forked child: nothing of it runs here
+                    continue
+                return False  # a failed stream: free at the next synchronisation
+        return True
 
     def _free(self, ptr: int) -> None:
         """Free device memory once no queued work can still use it."""
@@ -190,6 +217,12 @@ def set_device(device: int | Device) -> Device:
 def synchronize() -> None:
     """Wait for all work on the current device (``hipDeviceSynchronize``)."""
     get_device().synchronize()
+
+
+def reset_device() -> None:
+    """Clear the current device's failed state after a fault in a kernel (see
+    :meth:`Device.reset`)."""
+    get_device().reset()
 
 
 def reset_devices() -> None:

@@ -65,7 +65,11 @@ class Stream:
             return id(h)
 
     def synchronize(self) -> None:
-        """Block until all work queued so far has finished (``hipStreamSynchronize``)."""
+        """Block until all work queued so far has finished (``hipStreamSynchronize``).
+
+        Ctrl-C interrupts the wait (KeyboardInterrupt): the stream's work is cancelled (a
+        running kernel stops at its next block boundary) and the stream is marked failed.
+        """
         self.device._platform.stream_synchronize(self.device._index, self._handle)
         with self._keep_lock:
             self._keep.clear()
@@ -117,9 +121,10 @@ class Stream:
         handle = getattr(self, "_handle", None)
         if handle is None:
             return
+        self._handle = None  # another thread's Device._idle skips it from now on
         try:
             self.device._platform.stream_destroy(self.device._index, handle)
-        except Exception:  # noqa: BLE001 - interpreter shutdown or platform already gone
+        except Exception:  # noqa: BLE001 - interpreter shutdown, platform gone, parent's stream
             pass
 
     def __repr__(self) -> str:

@@ -31,6 +31,10 @@ from .runtime_lib import INCLUDE_DIR, RuntimeLibrary, load_runtime
 __all__ = ["CpuPlatform", "CpuModule", "CpuFunction"]
 
 _MSG_CAP = 1024
+#: how long one native wait lasts before Python looks at its signals again (Ctrl-C).
+_WAIT_SLICE_MS = 100.0
+_NOT_READY = 600
+_shutdown_registered = False
 _WARP_SIZE = 32  # see include/openhip_cpu/engine.h: CUDA's and RDNA's width
 _STACK_RESERVE = 16 * 1024  # fiber stack kept free for the engine and small callees
 
@@ -125,14 +129,35 @@ class CpuPlatform(Platform):
                 if self._rt is None:
                     rt = load_runtime(self._compiler.path, self.compiler_identity())
                     self._launch_fn = rt.ohcpu_launch  # launch() skips the attribute lookups
+                    _register_shutdown(rt)
                     self._rt = rt
                 rt = self._rt
         return rt
 
-    @staticmethod
-    def _check(rc: int, routine: str, message: str = "") -> None:
+    def _last_message(self) -> str:
+        """The runtime's message for the last error it returned to this thread."""
+        buf = ctypes.create_string_buffer(_MSG_CAP)
+        self._lib().ohcpu_last_message(buf, _MSG_CAP)
+        return buf.value.decode(errors="replace")
+
+    def _check(self, rc: int, routine: str, message: str = "") -> None:
         if rc:
-            raise HipError(rc, message, routine=routine)
+            raise HipError(rc, message or self._last_message(), routine=routine)
+
+    def _wait(self, wait: Any, cancel: Any, routine: str) -> None:
+        """Runs ``wait(timeout_ms, buf)`` (a native wait that returns 600 when its time runs
+        out) in slices, so that the interpreter handles signals in between: Ctrl-C raises
+        KeyboardInterrupt within a slice, after ``cancel()`` has asked the work to stop (at
+        its next block boundary) and marked it failed."""
+        buf = ctypes.create_string_buffer(_MSG_CAP)
+        try:
+            rc = wait(_WAIT_SLICE_MS, buf)
+            while rc == _NOT_READY:
+                rc = wait(_WAIT_SLICE_MS, buf)
+        except KeyboardInterrupt:
+            cancel(b"interrupted (KeyboardInterrupt) while the host waited for it")
+            raise
+        self._check(rc, routine, buf.value.decode(errors="replace"))
 
     @staticmethod
     def _check_device(device: int, routine: str) -> None:
@@ -229,9 +254,9 @@ class CpuPlatform(Platform):
         self._check(self._lib().ohcpu_stream_destroy(stream), "hipStreamDestroy")
 
     def stream_synchronize(self, device: int, stream: Any) -> None:
-        buf = ctypes.create_string_buffer(_MSG_CAP)
-        rc = self._lib().ohcpu_stream_synchronize(stream, buf, _MSG_CAP)
-        self._check(rc, "hipStreamSynchronize", buf.value.decode(errors="replace"))
+        lib = self._lib()
+        self._wait(lambda ms, buf: lib.ohcpu_stream_synchronize_for(stream, ms, buf, _MSG_CAP),
+                   lambda why: lib.ohcpu_stream_cancel(stream, why), "hipStreamSynchronize")
 
     def stream_query(self, device: int, stream: Any) -> bool:
         buf = ctypes.create_string_buffer(_MSG_CAP)
@@ -247,9 +272,17 @@ class CpuPlatform(Platform):
     def device_synchronize(self, device: int) -> None:
         if self._rt is None:
             return  # nothing was ever queued
-        buf = ctypes.create_string_buffer(_MSG_CAP)
-        rc = self._rt.ohcpu_device_synchronize(buf, _MSG_CAP)
-        self._check(rc, "hipDeviceSynchronize", buf.value.decode(errors="replace"))
+        lib = self._rt
+        self._wait(lambda ms, buf: lib.ohcpu_device_synchronize_for(ms, buf, _MSG_CAP),
+                   lib.ohcpu_device_cancel, "hipDeviceSynchronize")
+
+    def device_reset(self, device: int) -> None:
+        """Clears the failed state a fault in a kernel left (``hipDeviceReset``'s role here),
+        every stream's cancelled state and pending errors. Raises hipErrorNotReady when a
+        cancelled kernel still runs (one that never reaches a block boundary)."""
+        self._check_device(device, "hipDeviceReset")
+        if self._rt is not None:
+            self._check(self._rt.ohcpu_reset_device(), "hipDeviceReset")
 
     def event_create(self, device: int) -> Any:
         return self._lib().ohcpu_event_create()
@@ -261,7 +294,9 @@ class CpuPlatform(Platform):
         self._check(self._lib().ohcpu_event_record(event, stream), "hipEventRecord")
 
     def event_synchronize(self, device: int, event: Any) -> None:
-        self._check(self._lib().ohcpu_event_synchronize(event), "hipEventSynchronize")
+        lib = self._lib()
+        self._wait(lambda ms, buf: lib.ohcpu_event_synchronize_for(event, ms),
+                   lambda why: None, "hipEventSynchronize")
 
     def event_query(self, device: int, event: Any) -> bool:
         rc = self._lib().ohcpu_event_query(event)
@@ -308,8 +343,11 @@ class CpuPlatform(Platform):
         if not isinstance(module, CpuModule) or module.cdll is None:
             return
         # Queued launches may still point into it (their errors stay for the next synchronize).
-        if self._rt is not None:
-            self._rt.ohcpu_device_wait_idle()
+        # A cancelled kernel that still runs (or any, once the interpreter exits) keeps the
+        # module loaded: unmapping code that a worker executes would crash the process.
+        if self._rt is not None and self._rt.ohcpu_device_wait_idle() != 0:
+            module.cdll = None
+            return
         import _ctypes
 
         handle = module.cdll._handle
@@ -381,7 +419,19 @@ class CpuPlatform(Platform):
                              block[1], block[2], shared_mem, args.buffer, args.nbytes,
                              args.pointers, len(args.sizes))
         if rc:
-            raise HipError(rc, f"launching {function.name!r}", routine="hipModuleLaunchKernel")
+            raise HipError(rc, f"launching {function.name!r}: {self._last_message()}",
+                           routine="hipModuleLaunchKernel")
+
+
+def _register_shutdown(rt: RuntimeLibrary) -> None:
+    """At interpreter exit, cancel the work still queued or running (a runaway kernel must not
+    keep the process from exiting; modules it runs stay loaded)."""
+    global _shutdown_registered
+    if not _shutdown_registered:
+        import atexit
+
+        atexit.register(rt.ohcpu_shutdown)
+        _shutdown_registered = True
 
 
 def _query_param_sizes(cdll: ctypes.CDLL, symbol: str) -> tuple[int, ...]:

@@ -211,3 +211,29 @@ def test_many_streams_with_fiber_kernels(cpu, dev):
         for s in streams:
             cpu.stream_destroy(0, s)
     np.testing.assert_array_equal(dev.get(d, 64, np.int32), np.arange(64)[::-1])
+
+
+def test_destroyed_stream_handle_is_an_error_not_a_use_after_free(cpu, dev):
+    s = cpu.stream_create(0)
+    cpu.stream_synchronize(0, s)
+    cpu.stream_destroy(0, s)
+    for call in (lambda: cpu.stream_query(0, s), lambda: cpu.stream_synchronize(0, s),
+                 lambda: cpu.stream_destroy(0, s), lambda: cpu.memset(0, dev.empty(4), 0, 4, s)):
+        with pytest.raises(HipError) as info:
+            call()
+        assert info.value.status == "hipErrorInvalidHandle"
+        assert "not a live stream" in str(info.value)
+    # handles are never reused: a new stream does not answer to the old handle
+    t = cpu.stream_create(0)
+    try:
+        assert t != s
+        with pytest.raises(HipError):
+            cpu.stream_query(0, s)
+    finally:
+        cpu.stream_destroy(0, t)
+
+
+def test_default_stream_cannot_be_destroyed(cpu):
+    with pytest.raises(HipError) as info:
+        cpu.stream_destroy(0, None)
+    assert info.value.status == "hipErrorInvalidHandle"

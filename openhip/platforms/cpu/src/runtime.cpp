@@ -9,12 +9,21 @@
 //   * memory: 256-byte aligned host allocations with an out-of-memory check; large ones are
 //     2 MiB aligned and backed by transparent huge pages where the kernel offers them;
 //   * errors raised by a kernel are kept on its stream and reported by the next
-//     synchronize/query of that stream (or of the device), then cleared.
+//     synchronize/query of that stream (or of the device), then cleared;
+//   * faults in kernel code (SIGSEGV, SIGBUS, SIGFPE, SIGILL on a worker thread while it runs a
+//     kernel) fail the launch instead of killing the process, and leave the device failed (a
+//     GPU context's sticky error) until ohcpu_reset_device;
+//   * stream handles are ids looked up under a lock, the streams reference-counted, so a
+//     handle used while another thread destroys its stream is an error, never a use after free;
+//   * waits come in bounded slices (the Python side checks for signals between them) and work
+//     can be cancelled: a running launch stops at its next block boundary.
 //
 // Every exported function returns a hipError_t value (0 = hipSuccess) unless noted.
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,12 +33,16 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <string>
 #include <thread>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "openhip_cpu/abi.h"
@@ -45,8 +58,20 @@ enum : int {
   kOutOfMemory = 2,
   kInvalidHandle = 400,
   kNotReady = 600,
+  kIllegalAddress = 700,
   kLaunchFailure = 719,
 };
+
+// The message of the last error this thread's call returned without a message buffer
+// (ohcpu_last_message reads it).
+thread_local char t_message[1024];
+__attribute__((format(printf, 2, 3))) int with_message(int rc, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(t_message, sizeof t_message, fmt, ap);
+  va_end(ap);
+  return rc;
+}
 
 // ---- configuration (set once by ohcpu_init) -----------------------------------------------------
 int g_threads = 1;                        // total threads that run blocks
@@ -77,23 +102,52 @@ double now_ms() {
 int ensure_fibers(openhip_worker* w, uint32_t fibers, uint64_t scratch_bytes);
 long page_size();
 
+// The stride of the fiber stacks (abi.h): a guard as large as the stack (so that no frame that
+// fits a stack can step over it), the stack, and a page for staggering the stack tops.
+uint64_t stack_guard_bytes() { return g_stack_size; }
+uint64_t stack_stride() { return stack_guard_bytes() + g_stack_size + uint64_t(page_size()); }
+
+// The worker of this thread, for the fault handler: initial-exec TLS, so reading it in a signal
+// handler never allocates (a dlopen'd library's dynamic TLS may be allocated on first use).
+__thread openhip_worker* t_fault_worker __attribute__((tls_model("initial-exec")));
+
+// Every worker thread handles its faults on a signal stack of its own (a fault in a fiber's
+// guard page has no stack left to run a handler on).
+constexpr size_t kAltStackBytes = 64 * 1024;
+
 struct WorkerContext {
   openhip_worker w;
+  void* altstack = nullptr;  // ours, installed for this thread (nullptr: it had one already)
   WorkerContext() {
     memset(&w, 0, sizeof w);
     w.dyn_shared_cap = g_dyn_shared_cap;
-    // Stacks are laid out at a stride of the stack size plus 9 cache lines: with a power-of-two
-    // stride, the hot top of every fiber's stack maps to the same cache set, and 256 fibers
-    // thrash L1 and L2 on every switch (measured: 4x slower barriers).
-    w.stack_size = g_stack_size + 9 * 64;
+    w.stack_size = stack_stride();
+    w.stack_guard = stack_guard_bytes();
+    w.stack_usable = g_stack_size;
     w.ensure_fibers = &ensure_fibers;
     void* p = mmap(nullptr, g_dyn_shared_cap, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     w.dyn_shared = p == MAP_FAILED ? nullptr : static_cast<unsigned char*>(p);
     if (w.dyn_shared == nullptr) w.dyn_shared_cap = 0;
+    stack_t old;
+    if (sigaltstack(nullptr, &old) == 0 && (old.ss_flags & SS_DISABLE)) {
+      void* s = mmap(nullptr, kAltStackBytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (s != MAP_FAILED) {
+        stack_t ss;
+        ss.ss_sp = s;
+        ss.ss_size = kAltStackBytes;
+        ss.ss_flags = 0;
+        if (sigaltstack(&ss, nullptr) == 0) {
+          altstack = s;
+        } else {
+          munmap(s, kAltStackBytes);
+        }
+      }
+    }
+    t_fault_worker = &w;
   }
   ~WorkerContext();
-
 };
 
 // Owns the thread's WorkerContext: destroyed when the thread exits (a destroyed stream's
@@ -126,7 +180,7 @@ long page_size() {
 
 bool reserve_region() {  // g_region_mu held
   if (g_region != nullptr) return true;
-  const uint64_t need = uint64_t(1024) * (g_stack_size + 9 * 64) + 2 * uint64_t(page_size());
+  const uint64_t need = uint64_t(1024) * stack_stride() + 2 * uint64_t(page_size());
   uint32_t shift = 20;
   while ((uint64_t(1) << shift) < need) ++shift;
   const uint64_t slot = uint64_t(1) << shift;
@@ -173,9 +227,15 @@ int ensure_fibers(openhip_worker* w, uint32_t fibers, uint64_t scratch_bytes) {
     while (cap < fibers) cap *= 2;
     const uint64_t limit = (uint64_t(1) << w->fiber_slot_shift) - 2 * pg;
     if (uint64_t(cap) * w->stack_size > limit) cap = fibers;
-    const uint64_t bytes = (uint64_t(cap) * w->stack_size + pg - 1) & ~(pg - 1);
-    if (bytes > limit || mprotect(w->stacks, bytes, PROT_READ | PROT_WRITE) != 0) {
-      return kOutOfMemory;
+    if (uint64_t(cap) * w->stack_size > limit) return kOutOfMemory;
+    // Each new stack is made accessible above its guard, which stays PROT_NONE (abi.h).
+    for (uint32_t i = w->fiber_capacity; i < cap; ++i) {
+      unsigned char* lo = w->stacks + uint64_t(i) * w->stack_size;
+      if (mprotect(lo + w->stack_guard, w->stack_size - w->stack_guard,
+                   PROT_READ | PROT_WRITE) != 0) {
+        return kOutOfMemory;
+      }
+      w->fiber_capacity = i + 1;
     }
     w->fiber_capacity = cap;
   }
@@ -190,6 +250,13 @@ int ensure_fibers(openhip_worker* w, uint32_t fibers, uint64_t scratch_bytes) {
 }
 
 WorkerContext::~WorkerContext() {
+  if (t_fault_worker == &w) t_fault_worker = nullptr;
+  if (altstack != nullptr) {
+    stack_t ss;
+    memset(&ss, 0, sizeof ss);
+    ss.ss_flags = SS_DISABLE;
+    if (sigaltstack(&ss, nullptr) == 0) munmap(altstack, kAltStackBytes);
+  }
   if (w.dyn_shared) munmap(w.dyn_shared, g_dyn_shared_cap);
   if (w.stacks) {  // give the memory back; the slot goes to the next new worker thread
     const uint64_t pg = uint64_t(page_size());
@@ -212,26 +279,123 @@ struct Job {
   std::atomic<uint64_t> next{0};
   std::atomic<int> status{0};
   std::atomic<int> active{0};  // threads working on it (changed under Pool::mu)
+  std::atomic<bool> faulted{false};  // the failure was a fault in kernel code
+  int cancel = 0;  // nonzero: entries stop at their next block boundary (abi.h; __atomic access)
   char error[1024];
+
+  // Fails the job with `rc` unless it failed already; every worker stops at its next block.
+  bool fail(int rc, const char* message) {
+    int expected = 0;
+    if (!status.compare_exchange_strong(expected, rc)) return false;
+    snprintf(error, sizeof error, "%s", message);
+    __atomic_store_n(&cancel, rc, __ATOMIC_RELAXED);
+    return true;
+  }
 };
 
 void run_chunks(Job* job) {
   openhip_worker* w = this_worker();
+  w->cancel = &job->cancel;
   for (;;) {
     if (job->status.load(std::memory_order_relaxed) != 0) return;  // a block failed: stop
     const uint64_t b = job->next.fetch_add(job->chunk, std::memory_order_relaxed);
     if (b >= job->nblocks) return;
     const uint64_t e = b + job->chunk < job->nblocks ? b + job->chunk : job->nblocks;
+    w->fault_signal = 0;
     const int rc = job->entry(job->launch, w, b, e);
     if (rc != 0) {
-      int expected = 0;
-      if (job->status.compare_exchange_strong(expected, rc)) {
-        memcpy(job->error, w->error, sizeof job->error);
-        job->error[sizeof job->error - 1] = 0;
-      }
+      w->error[sizeof w->error - 1] = 0;
+      const bool fault = w->fault_signal != 0;
+      if (job->fail(rc, w->error) && fault) job->faulted.store(true);
+      w->fault_signal = 0;
       return;
     }
   }
+}
+
+// ---- faults in kernel code -----------------------------------------------------------------------
+// SIGSEGV, SIGBUS, SIGFPE and SIGILL are handled on the thread's signal stack.  A fault raised
+// by kernel code (the faulting thread is a worker inside an entry call: in_kernel, see abi.h)
+// is classified, recorded in the worker, and handed to the module's on_fault, which jumps back
+// into the entry call.  Every other fault goes to the handler installed before ours (Python's
+// faulthandler, which prints the traceback) or gets the default action, as without openhip.
+constexpr int kFaultSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
+struct sigaction g_previous[NSIG];
+bool g_handlers_installed = false;
+
+void classify_fault(int sig, int code, int* status, const char** what) {
+  *status = kLaunchFailure;
+  switch (sig) {
+    case SIGSEGV:
+      *status = kIllegalAddress;
+      *what = code == SEGV_ACCERR ? "illegal memory access (SIGSEGV: the address is not "
+                                    "accessible)"
+                                  : "illegal memory access (SIGSEGV: the address is not mapped)";
+      return;
+    case SIGBUS:
+      *status = kIllegalAddress;
+      *what = code == BUS_ADRALN ? "illegal memory access (SIGBUS: misaligned address)"
+                                 : "illegal memory access (SIGBUS: no memory behind the address)";
+      return;
+    case SIGFPE:
+      *what = code == FPE_INTDIV || code == FPE_INTOVF
+                  ? "integer division by zero (or overflow: the most negative value / -1); on a "
+                    "GPU the result would be unspecified"
+                  : "arithmetic exception (SIGFPE)";
+      return;
+    default:
+      *what = "illegal instruction (SIGILL)";
+      return;
+  }
+}
+
+void chain_fault(int sig, siginfo_t* info, void* uc) {
+  const struct sigaction& prev = g_previous[sig];
+  if ((prev.sa_flags & SA_SIGINFO) && prev.sa_sigaction != nullptr) {
+    prev.sa_sigaction(sig, info, uc);
+    return;
+  }
+  if (!(prev.sa_flags & SA_SIGINFO) && prev.sa_handler != SIG_DFL &&
+      prev.sa_handler != SIG_IGN) {
+    prev.sa_handler(sig);
+    return;
+  }
+  // The default action: restore it; a real fault happens again when the instruction re-runs,
+  // a sent signal is sent again.
+  struct sigaction dfl;
+  memset(&dfl, 0, sizeof dfl);
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  sigaction(sig, &dfl, nullptr);
+  if (info == nullptr || info->si_code <= 0) raise(sig);
+}
+
+void fault_handler(int sig, siginfo_t* info, void* uc) {
+  openhip_worker* w = t_fault_worker;
+  // si_code > 0: raised by the CPU for an instruction of this thread, not sent by kill().
+  if (w != nullptr && w->in_kernel && w->on_fault != nullptr && info != nullptr &&
+      info->si_code > 0) {
+    w->in_kernel = 0;
+    w->fault_signal = sig;
+    w->fault_code = info->si_code;
+    w->fault_addr = info->si_addr;
+    classify_fault(sig, info->si_code, &w->fault_status, &w->fault_what);
+    w->on_fault(w);  // does not return (SA_NODEFER: the signal is not left blocked)
+  }
+  chain_fault(sig, info, uc);
+}
+
+void install_fault_handlers() {
+  if (g_handlers_installed) return;
+  for (int sig : kFaultSignals) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = &fault_handler;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, &g_previous[sig]);
+  }
+  g_handlers_installed = true;
 }
 
 class Pool {
@@ -314,11 +478,49 @@ Pool* g_pool = nullptr;
 std::mutex g_event_mu;
 std::condition_variable g_event_cv;
 
+// Incremented in a child process after fork(): a record of an older generation that is still
+// pending was enqueued in the parent, on a stream that does not run here.
+uint64_t g_event_generation = 0;
+
 struct Event {
   uint64_t recorded = 0;   // records enqueued (guarded by g_event_mu)
   uint64_t completed = 0;  // records executed
   double time_ms = 0;      // when the last executed record ran
+  uint64_t generation = g_event_generation;  // when it was created or last recorded
+  bool orphaned() const { return generation != g_event_generation && completed < recorded; }
 };
+
+// ---- the device's failed state ------------------------------------------------------------------
+// A fault in kernel code leaves the device failed, as a GPU context is after an illegal address:
+// launches, copies and synchronisations report it (with the first fault's report) until
+// ohcpu_reset_device.  Work already queued is dropped (event records still complete).
+std::mutex g_failed_mu;
+std::atomic<int> g_failed{0};
+std::string* g_failed_message = new std::string();  // leaked: used until the process ends
+std::atomic<bool> g_shutdown{false};  // the interpreter exits: waits give up on cancelled work
+// Destroyed streams whose thread still runs (cancelled) work: their kernels' modules must stay.
+std::atomic<int> g_detached_busy{0};
+
+void mark_failed(int rc, const char* message) {
+  std::lock_guard<std::mutex> lock(g_failed_mu);
+  if (g_failed.load() != 0) return;
+  *g_failed_message = message;
+  g_failed.store(rc);
+}
+
+// The device's sticky error (0 if it is not failed), its message in msg.
+int failed_status(char* msg, int cap) {
+  const int rc = g_failed.load(std::memory_order_relaxed);
+  if (rc == 0) return 0;
+  std::lock_guard<std::mutex> lock(g_failed_mu);
+  if (msg != nullptr && cap > 0) {
+    snprintf(msg, static_cast<size_t>(cap),
+             "the device is in a failed state: a previous kernel faulted (%s); memory may be "
+             "corrupt; hip.reset_device() clears the state, or start a new process",
+             g_failed_message->c_str());
+  }
+  return rc;
+}
 
 // ---- streams -----------------------------------------------------------------------------------
 enum class Kind { Kernel, Copy, Memset, Record, Wait };
@@ -346,31 +548,40 @@ uint64_t chunk_for(uint64_t nblocks) {
   return chunk ? chunk : 1;
 }
 
-struct Stream;
-std::mutex g_streams_mu;
-std::vector<Stream*> g_streams;
-
+// A stream's thread holds a reference to it (std::shared_ptr) while it runs, and so does every
+// call that uses it (see acquire()): a stream destroyed while another thread queries it lives
+// until that query returns.
 struct Stream {
   std::mutex mu;
   std::condition_variable cv, idle_cv;
   std::deque<Command*> queue;
   uint64_t enqueued = 0, finished = 0;
-  bool stop = false;
+  bool stop = false;        // being destroyed: no new work
   int status = 0;
   std::string error;
   std::thread thread;
-
-  // Started in the body, once every member (the atomics below included) is initialised.
-  Stream() { thread = std::thread([this] { loop(); }); }
+  std::atomic<bool> cancelled{false};  // its work was cancelled: no new work until a reset
+  std::string cancel_reason;
+  Job* running = nullptr;   // the launch it runs now (guarded by mu)
 
   // The stream thread polls a while (kSpinMs) after its queue empties before it sleeps, so a
   // host thread that launches in a loop does not pay a futex wake-up per launch.
   std::atomic<uint64_t> pushed{0};
   std::atomic<bool> sleeping{false};
 
-  void push(Command* c) {
+  // Queues c (taking it); refuses it (deleting it) on a stream being destroyed or cancelled.
+  int push(Command* c) {
     {
       std::lock_guard<std::mutex> lock(mu);
+      if (stop) {
+        delete c;
+        return with_message(kInvalidHandle, "the stream is being destroyed");
+      }
+      if (cancelled.load()) {
+        delete c;
+        return with_message(kLaunchFailure, "the stream's work was cancelled (%s); it takes no "
+                            "more work until hip.reset_device()", cancel_reason.c_str());
+      }
       queue.push_back(c);
       ++enqueued;
     }
@@ -379,7 +590,11 @@ struct Stream {
       std::lock_guard<std::mutex> lock(mu);  // pairs with the sleeper's check under mu
       cv.notify_one();
     }
+    return kSuccess;
   }
+
+  // Work is dropped, not run, once the device failed or the stream was cancelled.
+  bool dropping() const { return g_failed.load(std::memory_order_relaxed) != 0 || cancelled.load(); }
 
   void fail(int rc, const char* message) {
     std::lock_guard<std::mutex> lock(mu);
@@ -392,14 +607,27 @@ struct Stream {
   void execute(Command* c) {
     switch (c->kind) {
       case Kind::Kernel: {
+        if (dropping()) break;
         Job job;
         job.entry = c->entry;
         job.launch = &c->launch;
         job.nblocks = uint64_t(c->launch.grid[0]) * c->launch.grid[1] * c->launch.grid[2];
         job.chunk = chunk_for(job.nblocks);
         job.error[0] = 0;
+        {
+          std::lock_guard<std::mutex> lock(mu);  // cancel() finds the running launch here
+          running = &job;
+          if (cancelled.load()) job.fail(kLaunchFailure, cancel_reason.c_str());
+        }
         g_pool->run(&job);
-        if (int rc = job.status.load()) fail(rc, job.error);
+        {
+          std::lock_guard<std::mutex> lock(mu);
+          running = nullptr;
+        }
+        if (int rc = job.status.load()) {
+          fail(rc, job.error);
+          if (job.faulted.load()) mark_failed(rc, job.error);
+        }
         {  // red zones of the buffers it received (redzone.h); repaired after the report
           char report[1024];
           if (int rc = openhip_redzone::check_launch(
@@ -411,10 +639,10 @@ struct Stream {
         break;
       }
       case Kind::Copy:
-        memmove(c->dst, c->src, c->nbytes);
+        if (!dropping()) memmove(c->dst, c->src, c->nbytes);
         break;
       case Kind::Memset:
-        memset(c->dst, c->value, c->nbytes);
+        if (!dropping()) memset(c->dst, c->value, c->nbytes);
         break;
       case Kind::Record: {
         std::lock_guard<std::mutex> lock(g_event_mu);
@@ -427,7 +655,9 @@ struct Stream {
         std::unique_lock<std::mutex> lock(g_event_mu);
         Event* e = c->event;
         const uint64_t g = c->generation;
-        g_event_cv.wait(lock, [e, g] { return e->completed >= g; });
+        g_event_cv.wait(lock, [this, e, g] {
+          return e->completed >= g || cancelled.load() || g_shutdown.load();
+        });
         break;
       }
     }
@@ -449,7 +679,11 @@ struct Stream {
           sleeping.store(false, std::memory_order_relaxed);
         }
       }
-      if (queue.empty() && stop) return;
+      if (queue.empty() && stop) {
+        exited = true;
+        if (detached) g_detached_busy.fetch_sub(1);
+        return;
+      }
       Command* c = queue.front();
       queue.pop_front();
       lock.unlock();
@@ -461,19 +695,61 @@ struct Stream {
     }
   }
 
-  // Waits for everything enqueued so far; returns (and clears) the first kernel error.
-  int synchronize(char* msg, int cap) {
+  // Waits (at most timeout_ms; < 0: for ever) for everything enqueued so far; true if done.
+  bool wait_for(double timeout_ms) {
     std::unique_lock<std::mutex> lock(mu);
     const uint64_t target = enqueued;
-    idle_cv.wait(lock, [this, target] { return finished >= target; });
-    return take_error(msg, cap);
+    auto done = [this, target] { return finished >= target; };
+    if (timeout_ms < 0) {
+      idle_cv.wait(lock, done);
+      return true;
+    }
+    return idle_cv.wait_for(lock, std::chrono::microseconds(int64_t(timeout_ms * 1000)), done);
   }
 
-  // Waits for everything enqueued so far, leaving any kernel error for the next synchronize.
-  void wait_idle() {
-    std::unique_lock<std::mutex> lock(mu);
-    const uint64_t target = enqueued;
-    idle_cv.wait(lock, [this, target] { return finished >= target; });
+  // Waits (as wait_for) for everything enqueued so far; returns (and clears) the first error,
+  // else the device's sticky error; kNotReady when the time ran out (nothing is cleared).
+  int synchronize(char* msg, int cap, double timeout_ms = -1) {
+    if (!wait_for(timeout_ms)) return kNotReady;
+    std::lock_guard<std::mutex> lock(mu);
+    if (status != 0) return take_error(msg, cap);
+    return failed_status(msg, cap);
+  }
+
+  // Cancels the work queued and running (a running launch stops at its next block boundary);
+  // the stream then refuses new work until reset.  False if it was idle (nothing cancelled).
+  bool cancel(const char* reason) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      if (finished == enqueued && running == nullptr) return false;
+      if (!cancelled.load()) cancel_reason = reason;
+      cancelled.store(true);
+      if (status == 0) {
+        status = kLaunchFailure;
+        error = reason;
+      }
+      if (running != nullptr) running->fail(kLaunchFailure, reason);
+    }
+    std::lock_guard<std::mutex> lock(g_event_mu);  // a Wait command gives up
+    g_event_cv.notify_all();
+    return true;
+  }
+
+  // Clears the cancelled state and the pending error; true (and the stream stays cancelled) if
+  // a cancelled launch still runs (a kernel that never reaches a block boundary).
+  bool reset() {
+    std::lock_guard<std::mutex> lock(mu);
+    status = 0;
+    error.clear();
+    if (cancelled.load() && running != nullptr) return true;
+    cancelled.store(false);
+    cancel_reason.clear();
+    return false;
+  }
+
+  bool busy() {
+    std::lock_guard<std::mutex> lock(mu);
+    return finished != enqueued || running != nullptr;
   }
 
   int query(char* msg, int cap) {
@@ -490,27 +766,79 @@ struct Stream {
     return rc;
   }
 
-  void shutdown() {
+  // Destroys the stream's thread: refuses new work, waits for the queued work (not for work
+  // that was cancelled, nor once the interpreter exits), then joins the thread, or leaves it to
+  // finish on its own (it holds its own reference).  False if it was being destroyed already.
+  bool retire() {
     {
       std::lock_guard<std::mutex> lock(mu);
+      if (stop) return false;
       stop = true;
     }
     cv.notify_all();
-    thread.join();
+    bool drained = false;
+    while (!(drained = wait_for(50.0))) {
+      if (cancelled.load() || g_shutdown.load()) break;
+    }
+    if (drained) {
+      thread.join();
+    } else {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!exited) {
+        detached = true;
+        g_detached_busy.fetch_add(1);
+      }
+      thread.detach();
+    }
+    return true;
   }
+
+  bool exited = false;   // its thread left loop() (guarded by mu)
+  bool detached = false;  // destroyed while its work still ran: the thread finishes it alone
 };
 
-Stream* g_default = nullptr;
+// The streams by handle.  Handles are ids, never reused, so a stale handle is an error and
+// never another stream; the default stream is handle 0.  Leaked on purpose (used until exit).
+std::mutex g_streams_mu;
+auto& g_streams = *new std::unordered_map<uintptr_t, std::shared_ptr<Stream>>();
+auto& g_parent_streams = *new std::unordered_set<uintptr_t>();  // after fork: the parent's
+uintptr_t g_last_stream_id = 0;
 
-bool valid_stream(Stream* s) {
-  std::lock_guard<std::mutex> lock(g_streams_mu);
-  for (Stream* t : g_streams) {
-    if (t == s) return true;
-  }
-  return false;
+std::shared_ptr<Stream> make_stream() {
+  auto s = std::make_shared<Stream>();
+  s->thread = std::thread([s] { s->loop(); });
+  return s;
 }
 
-Stream* resolve(void* s) { return s ? static_cast<Stream*>(s) : g_default; }
+// The stream of a handle, referenced for the caller; nullptr and an error code (message in
+// t_message) for a handle that names no live stream.
+std::shared_ptr<Stream> acquire(void* handle, int* rc) {
+  const uintptr_t id = reinterpret_cast<uintptr_t>(handle);
+  std::lock_guard<std::mutex> lock(g_streams_mu);
+  auto it = g_streams.find(id);
+  if (it != g_streams.end()) return it->second;
+  if (g_parent_streams.count(id) != 0) {
+    *rc = with_message(kInvalidHandle,
+                       "the stream belongs to the parent process: it was created before fork(), "
+                       "and a forked child starts with a fresh runtime (create streams in the "
+                       "child)");
+  } else {
+    *rc = with_message(kInvalidHandle, "not a live stream (destroyed, or never created)");
+  }
+  return nullptr;
+}
+
+std::vector<std::shared_ptr<Stream>> all_streams() {
+  std::lock_guard<std::mutex> lock(g_streams_mu);
+  std::vector<std::shared_ptr<Stream>> all;
+  all.reserve(g_streams.size());
+  for (auto& kv : g_streams) all.push_back(kv.second);
+  return all;
+}
+
+void copy_message(char* msg, int cap) {
+  if (msg != nullptr && cap > 0) snprintf(msg, static_cast<size_t>(cap), "%s", t_message);
+}
 
 uint64_t mem_available() {
   FILE* f = fopen("/proc/meminfo", "r");
@@ -537,123 +865,236 @@ EXPORT int ohcpu_init(int threads, uint64_t stack_size, uint64_t dyn_shared_cap)
   g_threads = threads > 0 ? threads : 1;
   if (stack_size >= 16 * 1024) g_stack_size = (stack_size + 4095) & ~uint64_t(4095);
   if (dyn_shared_cap > 0) g_dyn_shared_cap = (dyn_shared_cap + 4095) & ~uint64_t(4095);
+  install_fault_handlers();
   g_pool = new Pool(g_threads - 1);
-  g_default = new Stream();
+  auto d = make_stream();
   std::lock_guard<std::mutex> lock(g_streams_mu);
-  g_streams.push_back(g_default);
+  g_streams[0] = d;
   return kSuccess;
 }
 
-EXPORT void* ohcpu_default_stream() { return g_default; }
+// The default stream's handle (0, also accepted as nullptr everywhere).
+EXPORT void* ohcpu_default_stream() { return nullptr; }
+
+// The message of the last error returned to this thread by a call without a message buffer.
+EXPORT void ohcpu_last_message(char* msg, int cap) { copy_message(msg, cap); }
 
 EXPORT void* ohcpu_stream_create() {
-  Stream* s = new Stream();
+  auto s = make_stream();
   std::lock_guard<std::mutex> lock(g_streams_mu);
-  g_streams.push_back(s);
-  return s;
+  const uintptr_t id = ++g_last_stream_id;
+  g_streams[id] = s;
+  return reinterpret_cast<void*>(id);
 }
 
+// As hipStreamDestroy: the queued work finishes first (unless it was cancelled); a call that
+// uses the handle meanwhile, or after, is an error (a query during the wait sees it busy).
 EXPORT int ohcpu_stream_destroy(void* handle) {
-  Stream* s = static_cast<Stream*>(handle);
-  if (s == nullptr || s == g_default || !valid_stream(s)) return kInvalidHandle;
-  {
-    std::lock_guard<std::mutex> lock(g_streams_mu);
-    for (size_t i = 0; i < g_streams.size(); ++i) {
-      if (g_streams[i] == s) {
-        g_streams.erase(g_streams.begin() + static_cast<long>(i));
-        break;
-      }
-    }
-  }
-  s->synchronize(nullptr, 0);
-  s->shutdown();
-  delete s;
+  if (handle == nullptr) return with_message(kInvalidHandle, "the default stream is never destroyed");
+  int rc = kSuccess;
+  std::shared_ptr<Stream> s = acquire(handle, &rc);
+  if (s == nullptr) return rc;
+  if (!s->retire()) return with_message(kInvalidHandle, "the stream is being destroyed");
+  std::lock_guard<std::mutex> lock(g_streams_mu);
+  g_streams.erase(reinterpret_cast<uintptr_t>(handle));
   return kSuccess;
+}
+
+// Waits at most timeout_ms (< 0: for ever): kNotReady if the work is not done by then, else the
+// stream's first error (cleared), else the device's sticky error, else 0.
+EXPORT int ohcpu_stream_synchronize_for(void* handle, double timeout_ms, char* msg, int cap) {
+  int rc = kSuccess;
+  std::shared_ptr<Stream> s = acquire(handle, &rc);
+  if (s == nullptr) {
+    copy_message(msg, cap);
+    return rc;
+  }
+  return s->synchronize(msg, cap, timeout_ms);
 }
 
 EXPORT int ohcpu_stream_synchronize(void* handle, char* msg, int cap) {
-  return resolve(handle)->synchronize(msg, cap);
+  return ohcpu_stream_synchronize_for(handle, -1, msg, cap);
 }
 
 EXPORT int ohcpu_stream_query(void* handle, char* msg, int cap) {
-  return resolve(handle)->query(msg, cap);
+  int rc = kSuccess;
+  std::shared_ptr<Stream> s = acquire(handle, &rc);
+  if (s == nullptr) {
+    copy_message(msg, cap);
+    return rc;
+  }
+  return s->query(msg, cap);
 }
 
-EXPORT int ohcpu_device_synchronize(char* msg, int cap) {
-  std::vector<Stream*> all;
-  {
-    std::lock_guard<std::mutex> lock(g_streams_mu);
-    all = g_streams;
+// Cancels the stream's queued and running work (see Stream::cancel): 0 (also when it was
+// idle), or kInvalidHandle.
+EXPORT int ohcpu_stream_cancel(void* handle, const char* reason) {
+  int rc = kSuccess;
+  std::shared_ptr<Stream> s = acquire(handle, &rc);
+  if (s == nullptr) return rc;
+  s->cancel(reason != nullptr ? reason : "cancelled");
+  return kSuccess;
+}
+
+// Every stream: waits at most timeout_ms (< 0: for ever) for all their work; kNotReady if it is
+// not done by then (no error is cleared), else the first stream error (every stream's cleared),
+// else the device's sticky error, else 0.
+EXPORT int ohcpu_device_synchronize_for(double timeout_ms, char* msg, int cap) {
+  const auto all = all_streams();
+  const double deadline = now_ms() + (timeout_ms < 0 ? 0 : timeout_ms);
+  for (const auto& s : all) {
+    const double left = timeout_ms < 0 ? -1 : deadline - now_ms();
+    if (!s->wait_for(left < 0 && timeout_ms >= 0 ? 0 : left)) return kNotReady;
   }
   int first = kSuccess;
-  for (Stream* s : all) {
+  for (const auto& s : all) {
     char buf[1024];
-    const int rc = s->synchronize(buf, sizeof buf);
+    std::lock_guard<std::mutex> lock(s->mu);
+    const int rc = s->take_error(buf, sizeof buf);
     if (rc != kSuccess && first == kSuccess) {
       first = rc;
       if (msg != nullptr && cap > 0) snprintf(msg, static_cast<size_t>(cap), "%s", buf);
     }
   }
-  return first;
+  return first != kSuccess ? first : failed_status(msg, cap);
 }
 
-// Waits for all work of every stream without consuming their errors (module unload).
-EXPORT void ohcpu_device_wait_idle() {
-  std::vector<Stream*> all;
-  {
-    std::lock_guard<std::mutex> lock(g_streams_mu);
-    all = g_streams;
+EXPORT int ohcpu_device_synchronize(char* msg, int cap) {
+  return ohcpu_device_synchronize_for(-1, msg, cap);
+}
+
+// Cancels the work of every busy stream; returns how many were busy.
+EXPORT int ohcpu_device_cancel(const char* reason) {
+  int n = 0;
+  for (const auto& s : all_streams()) n += s->cancel(reason != nullptr ? reason : "cancelled");
+  return n;
+}
+
+// Waits for all work of every stream without consuming their errors (module unload): 0, or
+// kNotReady when a stream still runs cancelled work, or any work once the interpreter exits
+// (the caller must then keep the module loaded).
+EXPORT int ohcpu_device_wait_idle() {
+  for (const auto& s : all_streams()) {
+    while (!s->wait_for(50.0)) {
+      if (s->cancelled.load() || g_shutdown.load()) return kNotReady;
+    }
   }
-  for (Stream* s : all) s->wait_idle();
+  return g_detached_busy.load() != 0 ? kNotReady : kSuccess;
+}
+
+// Clears the device's failed state and every stream's cancelled state and pending error;
+// kNotReady (with a message) if a cancelled kernel still runs (it never reached a block
+// boundary), which the state then cannot be cleared for.
+EXPORT int ohcpu_reset_device() {
+  {
+    std::lock_guard<std::mutex> lock(g_failed_mu);
+    g_failed.store(0);
+    g_failed_message->clear();
+  }
+  int still = 0;
+  for (const auto& s : all_streams()) still += s->reset();
+  if (still != 0) {
+    return with_message(kNotReady, "%d stream(s) still run a cancelled kernel that has not "
+                        "reached a block boundary (a thread that never finishes?)", still);
+  }
+  return kSuccess;
+}
+
+// The interpreter exits: cancels all outstanding work; from now on no wait waits for work
+// that does not finish (stream destruction and module unloads leave it running).
+EXPORT void ohcpu_shutdown() {
+  if (g_pool == nullptr) return;
+  g_shutdown.store(true);
+  ohcpu_device_cancel("the interpreter exited while it was queued or running");
 }
 
 // In a child process after fork(): the worker and stream threads did not survive, and their
-// mutexes may be in any state.  Start afresh (the parent's streams are not valid here; their
-// memory is leaked on purpose).
+// mutexes may be in any state.  Start afresh: new workers, a new default stream; the parent's
+// streams are remembered as such (a call with one says so instead of waiting for a thread
+// that does not exist here) and their memory is leaked on purpose, as are pending records of
+// the parent's events (waiting for one is an error).
 EXPORT void ohcpu_after_fork_child() {
   openhip_redzone::after_fork_child();
   if (g_pool == nullptr) return;
   new (&g_streams_mu) std::mutex();
   new (&g_event_mu) std::mutex();
   new (&g_event_cv) std::condition_variable();
-  new (&g_streams) std::vector<Stream*>();
+  new (&g_failed_mu) std::mutex();
+  ++g_event_generation;
+  for (const auto& kv : g_streams) {
+    if (kv.first != 0) g_parent_streams.insert(kv.first);
+  }
+  new (&g_streams) std::unordered_map<uintptr_t, std::shared_ptr<Stream>>();  // old one leaked
   t_worker.context = nullptr;  // the parent's (leaked: its memory may be in any state)
+  t_fault_worker = nullptr;
   new (&g_region_mu) std::mutex();
+  g_failed.store(0);
+  g_failed_message = new std::string();
   g_pool = new Pool(g_threads - 1);
-  g_default = new Stream();
-  g_streams.push_back(g_default);
+  g_streams[0] = make_stream();
 }
 
 EXPORT void* ohcpu_event_create() { return new Event(); }
 
 EXPORT void ohcpu_event_destroy(void* e) { delete static_cast<Event*>(e); }
 
+namespace {
+int orphaned_event() {
+  return with_message(kInvalidHandle, "the event was recorded in the parent process before "
+                      "fork(); that record never completes in the child");
+}
+}  // namespace
+
 EXPORT int ohcpu_event_record(void* event, void* stream) {
   Event* e = static_cast<Event*>(event);
+  int rc = kSuccess;
+  std::shared_ptr<Stream> s = acquire(stream, &rc);
+  if (s == nullptr) return rc;
   Command* c = new Command();
   c->kind = Kind::Record;
   c->event = e;
   {
     std::lock_guard<std::mutex> lock(g_event_mu);
+    if (e->generation != g_event_generation) {  // the parent's event, recorded anew
+      e->completed = e->recorded;
+      e->generation = g_event_generation;
+    }
     c->generation = ++e->recorded;
   }
-  resolve(stream)->push(c);
-  return kSuccess;
+  const uint64_t generation = c->generation;
+  rc = s->push(c);
+  if (rc != kSuccess) {  // refused: the record counts as done, so that nobody waits for it
+    std::lock_guard<std::mutex> lock(g_event_mu);
+    if (e->completed < generation) e->completed = generation;
+    g_event_cv.notify_all();
+  }
+  return rc;
 }
 
 EXPORT int ohcpu_event_query(void* event) {
   Event* e = static_cast<Event*>(event);
   std::lock_guard<std::mutex> lock(g_event_mu);
+  if (e->orphaned()) return orphaned_event();
   return e->completed >= e->recorded ? kSuccess : kNotReady;
 }
 
-EXPORT int ohcpu_event_synchronize(void* event) {
+// Waits at most timeout_ms (< 0: for ever); kNotReady if the record has not completed by then.
+EXPORT int ohcpu_event_synchronize_for(void* event, double timeout_ms) {
   Event* e = static_cast<Event*>(event);
   std::unique_lock<std::mutex> lock(g_event_mu);
+  if (e->orphaned()) return orphaned_event();
   const uint64_t target = e->recorded;
-  g_event_cv.wait(lock, [e, target] { return e->completed >= target; });
-  return kSuccess;
+  auto done = [e, target] { return e->completed >= target; };
+  if (timeout_ms < 0) {
+    g_event_cv.wait(lock, done);
+    return kSuccess;
+  }
+  const bool ok = g_event_cv.wait_for(
+      lock, std::chrono::microseconds(int64_t(timeout_ms * 1000)), done);
+  return ok ? kSuccess : kNotReady;
 }
+
+EXPORT int ohcpu_event_synchronize(void* event) { return ohcpu_event_synchronize_for(event, -1); }
 
 EXPORT int ohcpu_event_elapsed(void* start, void* end, double* ms) {
   Event* a = static_cast<Event*>(start);
@@ -667,19 +1108,25 @@ EXPORT int ohcpu_event_elapsed(void* start, void* end, double* ms) {
 
 EXPORT int ohcpu_stream_wait_event(void* stream, void* event) {
   Event* e = static_cast<Event*>(event);
+  int rc = kSuccess;
+  std::shared_ptr<Stream> s = acquire(stream, &rc);
+  if (s == nullptr) return rc;
   Command* c = new Command();
   c->kind = Kind::Wait;
   c->event = e;
   {
     std::lock_guard<std::mutex> lock(g_event_mu);
+    if (e->orphaned()) {
+      delete c;
+      return orphaned_event();
+    }
     c->generation = e->recorded;  // the record enqueued last, as cudaStreamWaitEvent
   }
   if (c->generation == 0) {  // never recorded: nothing to wait for
     delete c;
     return kSuccess;
   }
-  resolve(stream)->push(c);
-  return kSuccess;
+  return s->push(c);
 }
 
 // ---- memory --------------------------------------------------------------------------------------
@@ -712,8 +1159,30 @@ EXPORT void ohcpu_register_kernel(void* entry, const char* name) {
   openhip_redzone::register_name(entry, name);
 }
 
+namespace {
+// Queues c on the stream of a handle (taking c): errors for a bad handle, a failed device
+// (work, not event records or waits), a stream being destroyed or cancelled; the message in
+// t_message.
+int push_to(void* stream, Command* c) {
+  int rc = kSuccess;
+  std::shared_ptr<Stream> s = acquire(stream, &rc);
+  if (s == nullptr) {
+    delete c;
+    return rc;
+  }
+  if (c->kind != Kind::Record && c->kind != Kind::Wait) {
+    if (int failed = failed_status(t_message, sizeof t_message)) {
+      delete c;
+      return failed;
+    }
+  }
+  return s->push(c);
+}
+}  // namespace
+
 // stream == nullptr: synchronous, now, on the calling thread.
 EXPORT int ohcpu_memcpy(void* stream, void* dst, const void* src, uint64_t nbytes, int async) {
+  if (int failed = failed_status(t_message, sizeof t_message)) return failed;
   if (!async) {
     memmove(dst, src, nbytes);
     return kSuccess;
@@ -723,11 +1192,11 @@ EXPORT int ohcpu_memcpy(void* stream, void* dst, const void* src, uint64_t nbyte
   c->dst = dst;
   c->src = src;
   c->nbytes = nbytes;
-  resolve(stream)->push(c);
-  return kSuccess;
+  return push_to(stream, c);
 }
 
 EXPORT int ohcpu_memset(void* stream, void* dst, int value, uint64_t nbytes, int async) {
+  if (int failed = failed_status(t_message, sizeof t_message)) return failed;
   if (!async) {
     memset(dst, value, nbytes);
     return kSuccess;
@@ -737,8 +1206,7 @@ EXPORT int ohcpu_memset(void* stream, void* dst, int value, uint64_t nbytes, int
   c->dst = dst;
   c->value = value;
   c->nbytes = nbytes;
-  resolve(stream)->push(c);
-  return kSuccess;
+  return push_to(stream, c);
 }
 
 // Queues a launch.  The argument bytes are copied now: `pointers[i]` points into `buffer`
@@ -766,8 +1234,7 @@ EXPORT int ohcpu_launch(void* stream, void* entry, uint32_t gx, uint32_t gy, uin
   }
   c->launch.args = c->arg_ptrs.data();
   c->launch.nargs = nargs;
-  resolve(stream)->push(c);
-  return kSuccess;
+  return push_to(stream, c);
 }
 
 // Runs a launch now on the calling thread and the pool (tests and tools), not via a stream.
@@ -781,5 +1248,6 @@ EXPORT int ohcpu_launch_sync(void* entry, const openhip_launch* launch, char* ms
   g_pool->run(&job);
   const int rc = job.status.load();
   if (rc != 0 && msg != nullptr && cap > 0) snprintf(msg, static_cast<size_t>(cap), "%s", job.error);
+  if (rc != 0 && job.faulted.load()) mark_failed(rc, job.error);
   return rc;
 }

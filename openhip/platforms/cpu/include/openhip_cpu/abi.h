@@ -11,7 +11,7 @@
 #pragma once
 #include <stdint.h>
 
-#define OPENHIP_CPU_ABI_VERSION 2
+#define OPENHIP_CPU_ABI_VERSION 3
 
 #ifdef __cplusplus
 extern "C" {
@@ -41,9 +41,12 @@ struct openhip_worker {
   uint64_t fiber_region_size;
   uint32_t fiber_slot_shift;
   uint32_t reserved0;
-  // Fiber stacks: fiber_capacity stacks of stack_size bytes each starting at `stacks`, plus
-  // `scratch` (scratch_size bytes) for the engine's per-block bookkeeping.  Grown on demand by
-  // ensure_fibers(); never shrink while the thread lives.
+  // Fiber stacks: fiber_capacity stacks at a stride of stack_size bytes starting at `stacks`,
+  // plus `scratch` (scratch_size bytes) for the engine's per-block bookkeeping.  Grown on demand
+  // by ensure_fibers(); never shrink while the thread lives.  The lowest stack_guard bytes of
+  // every stride are PROT_NONE (a fiber that overflows its stack faults there, before it
+  // reaches its neighbour's); stack_usable bytes above them are the fiber's stack (the rest of
+  // the stride staggers the stack tops across cache sets).
   unsigned char* stacks;
   uint64_t stack_size;
   uint32_t fiber_capacity;
@@ -54,6 +57,27 @@ struct openhip_worker {
   int (*ensure_fibers)(openhip_worker* self, uint32_t fibers, uint64_t scratch_bytes);
   // Failure report of the last entry call on this worker.
   char error[1024];
+  uint64_t stack_guard;
+  uint64_t stack_usable;
+  // Faults (runtime.cpp installs the SIGSEGV/SIGBUS/SIGFPE/SIGILL handler).  The engine sets
+  // in_kernel while an entry call runs kernel code and on_fault to its recovery function; a
+  // fault on this thread while in_kernel is set clears it, records the signal, si_code and
+  // si_addr here and calls on_fault(self) on the thread's signal stack, which never returns: it
+  // jumps back into the entry call, which fails the launch.  Other faults go to the handler
+  // that was installed before (Python's faulthandler) or the default action.
+  // The handler also classifies the fault: fault_status is the hipError_t of the launch
+  // (hipErrorIllegalAddress for SIGSEGV/SIGBUS, hipErrorLaunchFailure for the others) and
+  // fault_what a static description ("SIGSEGV (address not mapped)").
+  volatile int in_kernel;
+  int fault_signal;
+  int fault_code;
+  int fault_status;
+  void* fault_addr;
+  const char* fault_what;
+  void (*on_fault)(openhip_worker* self);
+  // Nonzero *cancel (read with __atomic loads) asks the entry call to stop at the next block
+  // boundary: a block of the launch failed elsewhere, or the launch was cancelled.
+  const int* cancel;
 };
 
 typedef int (*openhip_entry_fn)(const openhip_launch* launch, openhip_worker* worker,

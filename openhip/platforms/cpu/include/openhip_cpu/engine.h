@@ -152,6 +152,13 @@ struct ThreadState {
   unsigned violation_line;
   int status;                // hipError_t of a failure that jumped out
   void* jb[5];               // __builtin_setjmp buffer: where a failure inside a kernel lands
+  const int* cancel;         // the worker's cancel flag (abi.h): checked at block boundaries
+  volatile uint64_t cur_block;  // linear id of the block being run (stored once per block)
+  int faulted;               // the jump to jb came from a fault (on_fault)
+  int diagnosing;            // loop mode: rerunning a faulted block one thread at a time
+  volatile unsigned diag_thread;  // the thread of that rerun being run
+  uint64_t fault_block;      // cur_block when the fault happened
+  void* diag_jb[5];          // where a fault during the rerun lands
 };
 static thread_local ThreadState tstate;
 
@@ -172,6 +179,32 @@ static thread_local ThreadState tstate;
 }
 
 inline const char* kernel_name() { return tstate.kernel ? tstate.kernel : "?"; }
+
+// The recovery function of this module (openhip_worker::on_fault): called by the runtime's
+// signal handler, on the faulting worker thread's signal stack, for a fault in kernel code.
+// Jumps back to the entry point (or, while a faulted block is rerun to find its thread, to the
+// rerun's landing pad); the entry point reports the fault.
+[[noreturn]] __attribute__((noinline, cold)) inline void on_fault(openhip_worker*) {
+  if (tstate.diagnosing) __builtin_longjmp(tstate.diag_jb, 1);
+  tstate.faulted = 1;
+  tstate.fault_block = tstate.cur_block;
+  __builtin_longjmp(tstate.jb, 1);
+}
+
+// The start of a block: remembers which block runs (for fault reports; a volatile store, so the
+// compiler keeps it in place) and stops the launch when it was cancelled (abi.h).  Once per
+// block: nothing is added per thread.
+[[noreturn]] __attribute__((noinline, cold)) inline void block_cancelled() {
+  tstate.status = __atomic_load_n(tstate.cancel, __ATOMIC_RELAXED);
+  if (tstate.worker != nullptr) tstate.worker->error[0] = 0;
+  __builtin_longjmp(tstate.jb, 1);
+}
+__attribute__((always_inline)) inline void block_boundary(uint64_t blk) {
+  tstate.cur_block = blk;
+  if (__builtin_expect(__atomic_load_n(tstate.cancel, __ATOMIC_RELAXED) != 0, 0)) {
+    block_cancelled();
+  }
+}
 
 // A barrier or warp function reached by a kernel compiled in loop mode: the results would be
 // wrong, so the launch fails (after the current block) instead of returning them.
@@ -537,6 +570,7 @@ __attribute__((noinline)) void loop_blocks(const openhip_launch* L, uint64_t b0,
   unsigned ix, iy, iz;
   first_block(b0, gx, gy, ix, iy, iz);
   for (uint64_t blk = b0; blk < b1; ++blk) {
+    block_boundary(blk);
     if (Form != 0) {
       if (bx > 1024u || ix * bx > 0x7fffffffu - 1024u) __builtin_unreachable();
     }
@@ -668,6 +702,7 @@ __attribute__((noinline)) void region_blocks(const openhip_launch* L, uint64_t b
   unsigned ix, iy, iz;
   first_block(b0, gx, gy, ix, iy, iz);
   for (uint64_t blk = b0; blk < b1; ++blk) {
+    block_boundary(blk);
     blockIdx.x = ix;
     blockIdx.y = iy;
     blockIdx.z = iz;
@@ -726,6 +761,15 @@ unsigned char* region_scratch_grow(uint64_t bytes) {
 // the call (a finished fiber parks in fiber_finish and is resumed for the next block).
 inline constexpr uint64_t kStackCanary = 0x6f70656e68697021ull;  // "openhip!"
 
+// The top of fiber i's stack (abi.h: a stride per fiber, its guard at the bottom).  The tops
+// are staggered by 9 cache lines per fiber (mod a page): page-aligned tops would all map to the
+// same L1/L2 sets, and 256 fibers would thrash them on every switch (measured: 4x slower
+// barriers).  The runtime leaves a page of the stride for the stagger.
+__attribute__((always_inline)) inline unsigned char* fiber_stack_top(const openhip_worker* W,
+                                                                     unsigned i) {
+  return W->stacks + uint64_t(i + 1) * W->stack_size - uint64_t((i * 9u) & 63u) * 64u;
+}
+
 __attribute__((noinline)) inline int fiber_run(const openhip_launch* L, openhip_worker* W,
                                                uint64_t b0, uint64_t b1,
                                                void (*body)(const void*), const void* args) {
@@ -774,14 +818,15 @@ __attribute__((noinline)) inline int fiber_run(const openhip_launch* L, openhip_
     f.z = i / (bx * by);
     f.linear = i;
     f.out = outs + uint64_t(i) * 32;
-    unsigned char* lo = W->stacks + uint64_t(i) * W->stack_size;
+    unsigned char* lo = W->stacks + uint64_t(i) * W->stack_size + W->stack_guard;
     memcpy(lo, &kStackCanary, sizeof kStackCanary);
-    f.sp = fiber_stack(lo + W->stack_size, &fiber_main);
+    f.sp = fiber_stack(fiber_stack_top(W, i), &fiber_main);
   }
   tstate.block = b;
   unsigned ix, iy, iz;
   first_block(b0, gx, gy, ix, iy, iz);
   for (uint64_t blk = b0; blk < b1; ++blk) {
+    block_boundary(blk);
     blockIdx.x = ix;
     blockIdx.y = iy;
     blockIdx.z = iz;
@@ -801,11 +846,11 @@ __attribute__((noinline)) inline int fiber_run(const openhip_launch* L, openhip_
   tstate.block = nullptr;
   for (unsigned i = 0; i < n; ++i) {
     uint64_t canary;
-    memcpy(&canary, W->stacks + uint64_t(i) * W->stack_size, sizeof canary);
+    memcpy(&canary, W->stacks + uint64_t(i) * W->stack_size + W->stack_guard, sizeof canary);
     if (canary != kStackCanary) {
       fail(719, "kernel '%s': the stack of thread %u overflowed its %llu KiB (large local "
            "arrays or deep recursion; raise OPENHIP_CPU_STACK_SIZE)", kernel_name(), i,
-           static_cast<unsigned long long>(W->stack_size >> 10));
+           static_cast<unsigned long long>(W->stack_usable >> 10));
     }
   }
   return 0;
@@ -831,6 +876,126 @@ __attribute__((noinline)) int fiber_launch(const openhip_launch* L, openhip_work
 // kModeLoopWide: loop mode for a kernel that mentions 64-bit integer types (see loop_run).
 enum : int { kModeLoop = 0, kModeFibers = 1, kModeRegions = 2, kModeLoopWide = 3 };
 
+// ---- fault reports -------------------------------------------------------------------------------
+// Loop mode keeps the thread coordinates in registers, so which thread of the faulted block
+// faulted is found by running that block again one thread at a time, each thread's id stored
+// before it runs.  (The device is marked failed after a fault in any case: the rerun's writes
+// land in memory that the report already calls possibly corrupt.)
+template <auto K, class... A>
+__attribute__((noinline)) void loop_rerun_block(const openhip_launch* L, uint64_t blk, A... a) {
+  const unsigned gx = L->grid[0], gy = L->grid[1];
+  gridDim.x = gx;
+  gridDim.y = gy;
+  gridDim.z = L->grid[2];
+  blockDim.x = L->block[0];
+  blockDim.y = L->block[1];
+  blockDim.z = L->block[2];
+  unsigned ix, iy, iz;
+  first_block(blk, gx, gy, ix, iy, iz);
+  blockIdx.x = ix;
+  blockIdx.y = iy;
+  blockIdx.z = iz;
+  unsigned lt = 0;
+  for (unsigned z = 0; z < L->block[2]; ++z) {
+    for (unsigned y = 0; y < L->block[1]; ++y) {
+      for (unsigned x = 0; x < L->block[0]; ++x, ++lt) {
+        threadIdx.x = x;
+        threadIdx.y = y;
+        threadIdx.z = z;
+        tstate.diag_thread = lt;
+        __asm__ __volatile__("" ::: "memory");
+        K(a...);
+      }
+    }
+  }
+}
+
+template <auto K, class Sig, unsigned... I>
+__attribute__((noinline)) void loop_rerun(const openhip_launch* L, uint64_t blk, Seq<I...> seq) {
+  typename Sig::Args t;
+  Sig::load(t, L->args, seq);
+  loop_rerun_block<K>(L, blk, get<I>(t)...);
+}
+
+// Returns true and the faulting thread's linear id if the block faults again.
+template <auto K, class Sig>
+__attribute__((noinline)) bool loop_find_thread(const openhip_launch* L, openhip_worker* W,
+                                                uint64_t blk, unsigned* linear) {
+  tstate.diagnosing = 1;
+  if (__builtin_setjmp(tstate.diag_jb)) {
+    W->in_kernel = 0;
+    tstate.diagnosing = 0;
+    *linear = tstate.diag_thread;
+    return true;
+  }
+  W->in_kernel = 1;
+  loop_rerun<K, Sig>(L, blk, typename Sig::Indices{});
+  W->in_kernel = 0;
+  tstate.diagnosing = 0;
+  return false;
+}
+
+// The launch's failure report for a fault in its kernel (W->fault_*, set by the runtime's
+// handler): the kernel, the block, the thread, what happened and where.
+template <auto K, class Sig, int Mode>
+__attribute__((noinline, cold)) int report_fault(const openhip_launch* L, openhip_worker* W,
+                                                 const char* name, Block* fb) {
+  tstate.faulted = 0;
+  const int status = W->fault_status ? W->fault_status : 719;
+  const char* what = W->fault_what ? W->fault_what : "fault";
+  void* const addr = W->fault_addr;
+  const uint64_t blk = tstate.fault_block;
+  const unsigned gx = L->grid[0], gy = L->grid[1];
+  unsigned ix, iy, iz;
+  first_block(blk, gx, gy, ix, iy, iz);
+  const unsigned bx = L->block[0], by = L->block[1];
+  char thread[160];
+  bool overflow = false;
+  thread[0] = 0;
+  if constexpr (Mode == kModeFibers) {
+    const Fiber f = fb != nullptr ? fb->fibers[fb->cur] : Fiber{};
+    snprintf(thread, sizeof thread, "thread (%u,%u,%u)", f.x, f.y, f.z);
+    // A fault in a fiber's guard page (abi.h) is that fiber's stack overflowing.
+    const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(W->stacks);
+    if (W->stack_size != 0 && a >= lo && a < lo + uint64_t(W->fiber_capacity) * W->stack_size &&
+        (a - lo) % W->stack_size < W->stack_guard) {
+      overflow = true;
+      const unsigned j = static_cast<unsigned>((a - lo) / W->stack_size);
+      if (fb != nullptr && j < fb->n) {
+        const Fiber& g = fb->fibers[j];
+        snprintf(thread, sizeof thread, "thread (%u,%u,%u)", g.x, g.y, g.z);
+      }
+    }
+  } else if constexpr (Mode == kModeRegions) {
+    (void)fb;
+    snprintf(thread, sizeof thread, "thread unknown (the kernel runs its threads as loops "
+             "between its barriers)");
+  } else {
+    (void)fb;
+    unsigned lt = 0;
+    if (loop_find_thread<K, Sig>(L, W, blk, &lt)) {
+      snprintf(thread, sizeof thread, "thread (%u,%u,%u)", lt % bx, (lt / bx) % by,
+               lt / (bx * by));
+    } else {
+      snprintf(thread, sizeof thread, "thread unknown (the block did not fault again when its "
+               "threads were rerun one at a time)");
+    }
+  }
+  if (overflow) {
+    snprintf(W->error, sizeof W->error,
+             "kernel '%s' block (%u,%u,%u) %s: stack overflow: the thread's stack of %llu KiB "
+             "ran into its guard page at address %p (deep recursion or large local arrays; "
+             "raise OPENHIP_CPU_STACK_SIZE)", name, ix, iy, iz, thread,
+             static_cast<unsigned long long>(W->stack_usable >> 10), addr);
+    return 719;  // hipErrorLaunchFailure
+  }
+  // si_addr is the faulting address for SIGSEGV/SIGBUS, the instruction's for SIGFPE/SIGILL.
+  snprintf(W->error, sizeof W->error, "kernel '%s' block (%u,%u,%u) %s: %s %s %p", name, ix, iy,
+           iz, thread, what, status == 700 ? "at address" : "at the instruction at", addr);
+  return status;
+}
+
 template <auto K, int Mode>
 __attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, uint64_t b0,
                                     uint64_t b1, const char* name) {
@@ -853,17 +1018,31 @@ __attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, 
              static_cast<unsigned long long>(W->dyn_shared_cap));
     return 9;  // hipErrorInvalidConfiguration
   }
+  static const int never_cancelled = 0;
+  tstate.cancel = W->cancel != nullptr ? W->cancel : &never_cancelled;
+  tstate.faulted = 0;
+  tstate.diagnosing = 0;
+  W->on_fault = &on_fault;
+  tstate.cur_block = b0;
   if (__builtin_setjmp(tstate.jb)) {
+    W->in_kernel = 0;
+    Block* const fb = tstate.block;
     tstate.block = nullptr;
+    if (tstate.faulted) return report_fault<K, Sig, Mode>(L, W, name, fb);
     return tstate.status;
   }
+  W->in_kernel = 1;
   if constexpr (Mode == kModeFibers) {
-    if (int rc = fiber_launch<K, Sig>(L, W, b0, b1, typename Sig::Indices{})) return rc;
+    if (int rc = fiber_launch<K, Sig>(L, W, b0, b1, typename Sig::Indices{})) {
+      W->in_kernel = 0;
+      return rc;
+    }
   } else if constexpr (Mode == kModeRegions) {
     region_run<K, Sig>(L, b0, b1, typename Sig::Indices{});
   } else {
     loop_run<K, Sig, Mode == kModeLoopWide>(L, b0, b1, typename Sig::Indices{});
   }
+  W->in_kernel = 0;
   if (tstate.violation != nullptr) {
     snprintf(W->error, sizeof W->error,
              "kernel '%s' reached %s (line %u) but was compiled to run its threads as %s "
