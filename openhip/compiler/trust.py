@@ -111,16 +111,17 @@ def read_artifact(path: Path) -> bytes | None:
     except OSError:
         return None
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
+        regular = stat.S_ISREG(os.fstat(fd).st_mode)
+    except OSError:
+        regular = False
+    if not regular:
+        os.close(fd)
+        return None
+    try:
+        with os.fdopen(fd, "rb") as f:  # one read into a buffer of the file's size
+            return f.read()
     except OSError:
         return None
-    finally:
-        os.close(fd)
 
 
 def write_artifact(path: Path, data: bytes) -> None:

@@ -396,3 +396,31 @@ def test_unsafe_key_files_are_replaced(tmp_path, monkeypatch):
     third = trust.cache_root()
     assert third.key != b"k" * 32 and not key_file.is_symlink()
     assert elsewhere.read_bytes() == b"k" * 32
+
+
+def test_planted_header_in_the_vendor_header_guard_is_removed(tmp_path):
+    """The vendor-header guard directory is on every CPU kernel's include path: a header planted
+    there (or a stand-in changed) would be compiled into the victim's kernels."""
+    cpu_or_skip()
+    root = tmp_path / "cache"
+    probe = ("import json; from openhip.platforms.cpu import compiler as c; "
+             "print(json.dumps(c._header_guard_dir(c.find_compiler()[0].path)))")
+    env = dict(os.environ, OPENHIP_CACHE_DIR=str(root), OPENHIP_PLATFORM="cpu")
+
+    def guard_dir():
+        out = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True,
+                             text=True, timeout=120, check=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+    first = guard_dir()
+    if first is None:
+        pytest.skip("no GPU vendor headers on the compiler's search path: no guard")
+    guard = Path(first)
+    stand_in = next(p for p in guard.rglob("*.h"))
+    original = stand_in.read_bytes()
+    marker = tmp_path / "marker"
+    (guard / "cstdio").write_text(f'#error "planted {marker}"\n')
+    stand_in.write_text("#pragma once\n")  # the vendor header would 'compile' silently
+    result, _ = run_child(tmp_path, root, source="#include <cstdio>\n" + KERNEL)
+    assert result["ok"]
+    assert not (guard / "cstdio").exists() and stand_in.read_bytes() == original

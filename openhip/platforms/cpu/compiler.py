@@ -363,19 +363,30 @@ def _header_guard_dir(compiler_path: str) -> str | None:
     if not headers:
         return None
     key = hashlib.sha256("\0".join(f"{k}={v}" for k, v in sorted(headers.items())).encode())
-    directory = config.cache_dir() / "cpu-header-guard" / key.hexdigest()[:16]
+    from ...compiler import trust
+
+    # The directory is on the kernel's include path: only a trusted cache directory
+    # (trust.py) and only the stand-ins' exact texts (checked once per process; anything else
+    # found there is removed).
+    root = trust.cache_root()
+    if root is None:
+        return None
+    directory = root.path / "cpu-header-guard" / key.hexdigest()[:16]
     with _guard_lock:
         try:
-            if not (directory / ".complete").is_file():
-                for name, system in headers.items():
-                    path = directory / name
-                    path.parent.mkdir(parents=True, exist_ok=True)
-                    msg = (f"openhip: <{name}> is not provided by the CPU platform (the system "
-                           f"copy {system} is for the AMD/NVIDIA GPU compilers and is not used)")
-                    tmp = path.with_name(f".{path.name}.{os.getpid()}")
-                    tmp.write_text(f'#error "{msg}"\n')
-                    os.replace(tmp, path)
-                (directory / ".complete").write_text("")
+            wanted = {}
+            for name, system in headers.items():
+                msg = (f"openhip: <{name}> is not provided by the CPU platform (the system "
+                       f"copy {system} is for the AMD/NVIDIA GPU compilers and is not used)")
+                wanted[str(directory / name)] = f'#error "{msg}"\n'.encode()
+            for path, text in wanted.items():
+                if trust.read_artifact(Path(path)) != text:
+                    root.subdir(*Path(path).relative_to(root.path).parent.parts)
+                    trust.write_artifact(Path(path), text)
+            for dirpath, _dirs, files in os.walk(directory):
+                for f in files:
+                    if os.path.join(dirpath, f) not in wanted:
+                        os.unlink(os.path.join(dirpath, f))
         except OSError:  # read-only cache directory: no guard (the system header's own error)
             return None
     return str(directory)
