@@ -5,6 +5,7 @@ import subprocess
 import sys
 import textwrap
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -180,3 +181,33 @@ def test_cache_info(isolated_cache):
     build(CountingToolchain())
     info = cache.cache_info()
     assert info.entries == 1 and info.bytes > 0 and info.path == isolated_cache
+
+
+def test_entry_moved_to_another_key_is_a_miss(isolated_cache):
+    """The MAC covers the entry's name: a valid entry copied over another one is rebuilt."""
+    tc = CountingToolchain()
+    build(tc, source="first")
+    build(tc, source="second")
+    entries = entry_files(isolated_cache)
+    a = next(p for p in entries if b"tsrif" in Path(p).read_bytes())
+    b = next(p for p in entries if p != a)
+    with open(a, "rb") as src, open(b, "wb") as dst:
+        dst.write(src.read())
+    cache.clear_memory_cache()
+    assert build(tc, source="second").binary == b"dnoces"
+    assert build(tc, source="first").binary == b"tsrif"
+    assert tc.builds == 3
+
+
+def test_new_key_invalidates_every_entry(isolated_cache, monkeypatch):
+    from openhip.compiler import trust
+
+    tc = CountingToolchain()
+    build(tc, source="kept")
+    (isolated_cache / trust.KEY_NAME).unlink()
+    monkeypatch.setattr(trust, "_keys", {})
+    cache.clear_memory_cache()
+    assert build(tc, source="kept").binary == b"tpek" and tc.builds == 2
+    cache.clear_memory_cache()
+    assert build(tc, source="kept").binary == b"tpek" and tc.builds == 2  # valid again
+    assert os.stat(isolated_cache / trust.KEY_NAME).st_mode & 0o777 == 0o600
