@@ -1,8 +1,10 @@
-"""Cooperative groups (tests/kernels/cg_*.hip) against numpy models of CUDA 12's documented
+"""Cooperative groups (tests/kernels/cg/*.hip) against numpy models of CUDA 12's documented
 semantics: tile shuffles (every N <= 32, 4/8/12/16-byte types), votes, matches, ranks, tiles of
 tiles, the dynamic tiled_partition, in every CPU mode (ALSO_AS_FIBERS)."""
 
 from __future__ import annotations
+
+import os
 
 import numpy as np
 import pytest
@@ -11,6 +13,16 @@ from kernel_files import load_kernel as load
 import openhip as hip
 
 ALSO_AS_FIBERS = True
+_MODULES: dict = {}
+
+
+def _module(name: str):
+    """tests/kernels/<name>.hip compiled once per CPU mode (the fibers variant of a test sets
+    OPENHIP_CPU_REGIONS=0 before it asks)."""
+    key = (name, os.environ.get("OPENHIP_CPU_REGIONS", ""), hip.get_device().id)
+    if key not in _MODULES:
+        _MODULES[key] = load(name)
+    return _MODULES[key]
 TILES = [1, 2, 4, 8, 16, 32]
 S16 = np.dtype([("a", np.int32), ("b", np.float32), ("c", np.float64)])
 S12 = np.dtype([("a", np.int32), ("b", np.int32), ("c", np.int32)])
@@ -30,9 +42,9 @@ def source_index(op: int, n: int, tile: int, arg: int) -> np.ndarray:
     return base + (rank ^ arg)
 
 
-@pytest.fixture(scope="module")
-def tiles_mod():
-    return load("cg_tiles")
+@pytest.fixture
+def tiles_mod(device):
+    return _module("cg/cg_tiles")
 
 
 def _values(dtype, n, rng):
@@ -152,9 +164,9 @@ OPS = {0: (np.add, 0), 1: (np.minimum, None), 2: (np.maximum, None), 3: (np.bitw
        4: (np.bitwise_or, None), 5: (np.bitwise_xor, None)}
 
 
-@pytest.fixture(scope="module")
-def coll_mod():
-    return load("cg_collectives")
+@pytest.fixture
+def coll_mod(device):
+    return _module("cg/cg_collectives")
 
 
 def _collective_model(v: np.ndarray, tile: int, op: int):
@@ -248,9 +260,9 @@ def test_labeled_and_binary_partition(device, coll_mod, seed):
 
 
 # ---- thread_block, wide tiles, memcpy_async ---------------------------------------------------------
-@pytest.fixture(scope="module")
-def block_mod():
-    return load("cg_block")
+@pytest.fixture
+def block_mod(device):
+    return _module("cg/cg_block")
 
 
 @pytest.mark.parametrize("grid,block", [((2, 1, 1), (64, 1, 1)), ((2, 2, 1), (8, 4, 2)),
@@ -328,9 +340,9 @@ def test_memcpy_async_tile(device, block_mod):
 
 
 # ---- the CUDA samples' reductions and a block scan ----------------------------------------------------
-@pytest.fixture(scope="module")
-def samples_mod():
-    return load("cg_samples")
+@pytest.fixture
+def samples_mod(device):
+    return _module("cg/cg_samples")
 
 
 @pytest.mark.parametrize("name,threads,per_thread", [
@@ -372,7 +384,7 @@ sys.path.insert(0, {here!r})
 import numpy as np
 import openhip as hip
 from kernel_files import load_kernel
-m = load_kernel("cg_grid")
+m = load_kernel("cg/cg_grid")
 dev = hip.get_device()
 limit = dev.properties.extra["cooperative_max_blocks"] if dev.platform == "cpu" else 2
 print("LIMIT", limit)

@@ -1,0 +1,3 @@
+// openhip (AMD): CUDA's <cooperative_groups/scan.h>; see hip/hip_cooperative_groups.h.
+#pragma once
+#include <hip/hip_cooperative_groups.h>
