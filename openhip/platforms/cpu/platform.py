@@ -177,7 +177,9 @@ class CpuPlatform(Platform):
                 supports_fp16=True, supports_bf16=True,
                 supports_fp8=(INCLUDE_DIR / "hip" / "hip_fp8.h").is_file(),
                 extra={"compiler": self._compiler.version, "isa": _platform.machine(),
-                       "threads": threads})]
+                       "threads": threads,
+                       # cooperative launches (grid_group::sync): one block per worker thread
+                       "cooperative_launch": True, "cooperative_max_blocks": threads})]
         return self._props
 
     def compiler_identity(self, device: int | None = None) -> str:
@@ -421,6 +423,40 @@ class CpuPlatform(Platform):
         if rc:
             raise HipError(rc, f"launching {function.name!r}: {self._last_message()}",
                            routine="hipModuleLaunchKernel")
+
+    def cooperative_max_blocks(self, device: int, function: Any, block: tuple[int, int, int],
+                               shared_mem: int) -> int:
+        """Blocks of a cooperative launch that can run at once: one per worker thread."""
+        return int(self._lib().threads)
+
+    def launch_cooperative(self, device: int, function: Any, grid: tuple[int, int, int],
+                           block: tuple[int, int, int], shared_mem: int, stream: Any,
+                           args: PackedArgs) -> None:
+        """A launch whose blocks all run at the same time (``grid_group::sync``); grids larger
+        than :meth:`cooperative_max_blocks` raise hipErrorCooperativeLaunchTooLarge."""
+        if function.stack_problem:
+            raise HipError("hipErrorLaunchOutOfResources", function.stack_problem,
+                           routine="hipLaunchCooperativeKernel")
+        if args.sizes != function.param_sizes:
+            raise HipError("hipErrorInvalidValue",
+                           f"kernel {function.name!r} takes parameters of {list(function.param_sizes)} "
+                           f"bytes, the launch packed {list(args.sizes)}",
+                           routine="hipLaunchCooperativeKernel")
+        rt = self._lib()
+        fn = getattr(rt, "_coop_launch_fn", None)
+        if fn is None:
+            fn = rt.cdll.ohcpu_launch_cooperative
+            fn.restype = rt.ohcpu_launch.restype
+            fn.argtypes = rt.ohcpu_launch.argtypes
+            rt._coop_launch_fn = fn
+        rc = fn(stream, function.entry, grid[0], grid[1], grid[2], block[0], block[1], block[2],
+                shared_mem, args.buffer, args.nbytes, args.pointers, len(args.sizes))
+        if rc:
+            blocks = grid[0] * grid[1] * grid[2]
+            raise HipError(rc, f"cooperative launch of {function.name!r} with {blocks} blocks "
+                           f"(at most {rt.threads} run at once on the CPU platform: one per "
+                           f"worker thread, OPENHIP_CPU_THREADS)",
+                           routine="hipLaunchCooperativeKernel")
 
 
 def _register_shutdown(rt: RuntimeLibrary) -> None:

@@ -473,6 +473,7 @@ class Pool {
 };
 
 Pool* g_pool = nullptr;
+std::mutex g_coop_mu;  // one cooperative launch at a time (grid_sync.h)
 
 // ---- events ------------------------------------------------------------------------------------
 std::mutex g_event_mu;
@@ -619,7 +620,15 @@ struct Stream {
           running = &job;
           if (cancelled.load()) job.fail(kLaunchFailure, cancel_reason.c_str());
         }
-        g_pool->run(&job);
+        if (c->launch.reserved & 1u) {
+          // A cooperative launch (grid_sync.h): one block per worker, all at once, one such
+          // launch at a time in the process.
+          job.chunk = 1;
+          std::lock_guard<std::mutex> coop_lock(g_coop_mu);
+          g_pool->run(&job);
+        } else {
+          g_pool->run(&job);
+        }
         {
           std::lock_guard<std::mutex> lock(mu);
           running = nullptr;
@@ -1226,6 +1235,42 @@ EXPORT int ohcpu_launch(void* stream, void* entry, uint32_t gx, uint32_t gy, uin
   c->launch.block[1] = by;
   c->launch.block[2] = bz;
   c->launch.shared_mem = shared_mem;
+  c->arg_bytes.assign(buffer, buffer + nbytes);
+  c->arg_ptrs.resize(nargs ? nargs : 1);
+  for (uint32_t i = 0; i < nargs; ++i) {
+    const unsigned char* p = static_cast<const unsigned char*>(pointers[i]);
+    c->arg_ptrs[i] = c->arg_bytes.data() + (p - buffer);
+  }
+  c->launch.args = c->arg_ptrs.data();
+  c->launch.nargs = nargs;
+  return push_to(stream, c);
+}
+
+// A cooperative launch (grid_group::sync, openhip_cpu/grid_sync.h): as ohcpu_launch, with every
+// block running at the same time on its own worker; a grid of more blocks than workers is
+// refused (hipErrorCooperativeLaunchTooLarge), as a GPU refuses one that cannot be co-resident.
+EXPORT int ohcpu_cooperative_max_blocks() { return g_threads; }
+
+EXPORT int ohcpu_launch_cooperative(void* stream, void* entry, uint32_t gx, uint32_t gy,
+                                    uint32_t gz, uint32_t bx, uint32_t by, uint32_t bz,
+                                    uint64_t shared_mem, const unsigned char* buffer,
+                                    uint64_t nbytes, const void* const* pointers, uint32_t nargs) {
+  if (entry == nullptr) return kInvalidValue;
+  if (uint64_t(gx) * gy * gz > uint64_t(g_threads)) return 720;  // CooperativeLaunchTooLarge
+  static std::atomic<uint32_t> launches{0};
+  uint32_t id = (launches.fetch_add(1, std::memory_order_relaxed) + 1) & 0x7fffffffu;
+  if (id == 0) id = 1;
+  Command* c = new Command();
+  c->kind = Kind::Kernel;
+  c->entry = reinterpret_cast<openhip_entry_fn>(entry);
+  c->launch.grid[0] = gx;
+  c->launch.grid[1] = gy;
+  c->launch.grid[2] = gz;
+  c->launch.block[0] = bx;
+  c->launch.block[1] = by;
+  c->launch.block[2] = bz;
+  c->launch.shared_mem = shared_mem;
+  c->launch.reserved = (id << 1) | 1u;
   c->arg_bytes.assign(buffer, buffer + nbytes);
   c->arg_ptrs.resize(nargs ? nargs : 1);
   for (uint32_t i = 0; i < nargs; ++i) {
