@@ -51,6 +51,10 @@ from .rewrite import WARP_SPLIT, WARP_SPLIT_PARTIAL
 
 __all__ = ["RegionPlan", "split_kernels", "PREFIX"]
 
+#: the first 12 hex digits of rewrite.py's SHA-256: the compile cache keys on this file's text
+#: (platform._regions_digest), so a change of rewrite.py changes this line too (a test checks).
+REWRITE_DIGEST = "260221412fba"
+
 #: prefix of the generated functions: ``ns::k`` becomes ``ns::__openhip_rg_k``.
 PREFIX = "__openhip_rg_"
 
@@ -80,8 +84,21 @@ _LITERALS = ("number_literal", "char_literal", "true", "false", "null", "nullptr
 #: the statements that split a kernel: the barrier and the warp-level split points rewrite.py
 #: makes of warp functions
 _BARRIERS = frozenset({"__syncthreads", WARP_SPLIT, WARP_SPLIT_PARTIAL})
-#: warp functions that need no other lane (the lane number and masks made from it)
-_PLAIN_LANE = frozenset({"__lane_id"})
+#: warp functions that need no other lane (the lane number), and the cooperative-groups
+#: names that only make a group object (rewrite.py turns the group's synchronising calls into
+#: barriers and warp functions; any left makes the kernel run as fibers, see _CG_CALLS)
+_PLAIN_LANE = frozenset({"__lane_id", "this_thread_block", "tiled_partition", "thread_block",
+                         "thread_block_tile"})
+#: group member functions that synchronise (cooperative_groups.h's list)
+_CG_MEMBERS = frozenset({"sync", "shfl", "shfl_up", "shfl_down", "shfl_xor", "any", "all",
+                         "ballot", "match_any", "match_all", "barrier_arrive", "barrier_wait"})
+#: cooperative-groups free functions that synchronise or need the group's lanes
+_CG_CALLS = re.compile(r"(?:::)?(?:cooperative_groups|cg)::(sync|reduce|inclusive_scan|"
+                       r"exclusive_scan|wait|wait_prior|memcpy_async|coalesced_threads|"
+                       r"labeled_partition|binary_partition|this_grid|tiled_partition)\b(?!<)")
+_CG_UNQUALIFIED = frozenset({"sync", "reduce", "inclusive_scan", "exclusive_scan", "wait",
+                             "wait_prior", "memcpy_async", "coalesced_threads",
+                             "labeled_partition", "binary_partition", "this_grid"})
 
 
 class _Fallback(Exception):
@@ -213,6 +230,7 @@ class _Kernel:
         self.sync_names = sync_names
         self.filename = filename
         self.body = func.child_by_field_name("body")
+        self.using_cg = b"using namespace cooperative_groups" in data
         self.decls: list[_Decl] = []
         self.resolved: dict[int, _Decl] = {}   # identifier node id -> declaration
         self.template_names: set[str] = set()
@@ -284,6 +302,8 @@ class _Kernel:
                     if not self._is_barrier_callee(n):
                         raise _Fallback(f"uses {name} (only __syncthreads(); statements are "
                                         "split)")
+            if t == "call_expression":
+                self._check_cg_call(n)
             if t == "expression_statement" and self._is_barrier_stmt(n):
                 self.barriers.add(n.id)
                 name = self.t(n.named_children[0].child_by_field_name("function"))
@@ -310,6 +330,24 @@ class _Kernel:
         self._find_uniform()
         self._assign_regions(body)
         self._check_threads()
+
+    def _check_cg_call(self, call) -> None:
+        """Refuse a cooperative-groups call rewrite.py left (it would need the fibers)."""
+        fn = call.child_by_field_name("function")
+        if fn is None:
+            return
+        line = call.start_point[0] + 1
+        if fn.type == "field_expression":
+            fld = fn.child_by_field_name("field")
+            if fld is not None and self.t(fld) in _CG_MEMBERS:
+                raise _Fallback(f"line {line}: {self.t(fn)}() (a group's synchronising call "
+                                "that is not split)")
+            return
+        text = re.sub(r"\s+", "", self.t(fn))
+        if _CG_CALLS.match(text) or (self.using_cg and text in _CG_UNQUALIFIED and
+                                      text not in self.functions):
+            raise _Fallback(f"line {line}: {text}(...) (a cooperative-groups call that is not "
+                            "split)")
 
     def _is_pragma(self, node) -> bool:
         directive = node.child_by_field_name("directive")
@@ -1540,7 +1578,7 @@ def _prepare(data: bytes, func, template, scan_result: SourceScan, macros: dict[
             break
         state = _apply(*state, edits) or state
     warp_sites = 0
-    for step in ("declarations", "warp", "votes"):
+    for step in ("declarations", "groups", "warp", "votes"):
         d, f = state[0], state[1]
         body = f.child_by_field_name("body")
         if body is None:
@@ -1548,6 +1586,8 @@ def _prepare(data: bytes, func, template, scan_result: SourceScan, macros: dict[
         sites = 0
         if step == "declarations":
             edits = rewrite.split_declarations(d, body)
+        elif step == "groups":
+            edits = rewrite.rewrite_cooperative_groups(d, body, macros, counter)
         elif step == "warp":
             expansion = rewrite.expand_warp_calls(d, body, macros)
             edits, sites = expansion.edits, expansion.sites

@@ -729,3 +729,228 @@ def _strip_comments(data: bytes, node, replaced: dict[int, str]) -> str:
         pos = c.end_byte
     parts.append(data[pos:node.end_byte].decode("utf-8", "replace"))
     return "".join(parts)
+
+
+# ---- cooperative groups -------------------------------------------------------------------------------
+_CG_NS = r"(?:::)?(?:cooperative_groups::|cg::)?"
+_BLOCK_TYPE = re.compile(rf"{_CG_NS}thread_block")
+_TILE_TYPE = re.compile(rf"{_CG_NS}thread_block_tile<(\w+)(?:,.*)?>")
+_BLOCK_MAKER = re.compile(rf"{_CG_NS}this_thread_block\(\)")
+_TILE_MAKER = re.compile(rf"{_CG_NS}tiled_partition<(\w+)>\((\w+)\)")
+_TILE_STATEMENT = re.compile(rf"{_CG_NS}thread_block_tile ?< ?(\w+) ?> (\w+) ?= ?(.*);")
+_OPERATOR = re.compile(rf"{_CG_NS}(?:plus|less|greater|bit_and|bit_or|bit_xor)<([\w: ]+)>\(\)")
+#: the block's linear thread rank, as cooperative_groups.h computes it
+_RANK = "(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))"
+_BLOCK_SIZE = "(blockDim.x * blockDim.y * blockDim.z)"
+
+
+def _int_value(text: str, macros: dict[str, str]) -> int | None:
+    text = text.strip()
+    for _ in range(4):
+        if text in macros:
+            text = macros[text].strip().strip("()").strip()
+    m = re.fullmatch(r"(0[xX][0-9a-fA-F]+|\d+)[uUlL]*", text)
+    return int(m.group(1), 0) if m else None
+
+
+def _cg_groups(data: bytes, body, macros: dict[str, str]) -> dict[str, tuple]:
+    """Variables of the body holding a cooperative group: name -> ("block",) or ("tile", N)
+    for a thread_block_tile<N> with N <= 32 (a name declared twice as different groups is
+    left out)."""
+    found: dict[str, tuple | None] = {}
+    for node in _walk(body):
+        if node.type == "expression_statement" and not _inside_lambda(node, body):
+            # `cg::thread_block_tile<32> t = ...;` can parse as a comparison
+            m = _TILE_STATEMENT.fullmatch(re.sub(r"\s+", " ", _flat(data, node)).strip())
+            n = _int_value(m.group(1), macros) if m else None
+            if m and n is not None and n <= 32 and n & (n - 1) == 0:
+                found[m.group(2)] = ("tile", n) if found.get(m.group(2), ("tile", n)) == \
+                    ("tile", n) else None
+            continue
+        if node.type != "declaration" or _inside_lambda(node, body):
+            continue
+        declarators = node.children_by_field_name("declarator")
+        type_node = node.child_by_field_name("type")
+        if len(declarators) != 1 or type_node is None:
+            continue
+        d = declarators[0]
+        ident = d.child_by_field_name("declarator") if d.type == "init_declarator" else d
+        if ident is None or ident.type != "identifier":
+            continue
+        value = d.child_by_field_name("value") if d.type == "init_declarator" else None
+        vtext = re.sub(r"\s+", "", _text(data, value)) if value is not None else ""
+        ttext = re.sub(r"\s+", "", _text(data, type_node))
+        kind = None
+        m = _TILE_TYPE.fullmatch(ttext) or (_TILE_MAKER.fullmatch(vtext) if ttext in (
+            "auto", "thread_group", "cg::thread_group", "cooperative_groups::thread_group")
+            else None)
+        if m:
+            n = _int_value(m.group(1), macros)
+            kind = ("tile", n) if n is not None and n <= 32 and n & (n - 1) == 0 else None
+        elif _BLOCK_TYPE.fullmatch(ttext) or (ttext in ("auto", "thread_group", "cg::thread_group",
+                                                        "cooperative_groups::thread_group")
+                                              and _BLOCK_MAKER.fullmatch(vtext)):
+            kind = ("block",)
+        name = _text(data, ident)
+        if kind is None:
+            if name in found:
+                found[name] = None
+            continue
+        found[name] = kind if found.get(name, kind) == kind else None
+    return {k: v for k, v in found.items() if v is not None}
+
+
+def _tile_mask(n: int) -> str:
+    return "0xffffffffu" if n == 32 else f"::openhip::detail::wc_tile_mask({n}u)"
+
+
+def rewrite_cooperative_groups(data: bytes, body, macros: dict[str, str], counter: list[int]
+                               ) -> list[Edit]:
+    """Edits turning cooperative-groups calls on a thread block or a ``thread_block_tile<N>``
+    (N <= 32) into the barriers and warp functions they are: ``block.sync()``,
+    ``cg::sync(block)``, ``this_thread_block().sync()`` -> ``__syncthreads()``; a tile's
+    ``sync``, ``shfl*``, ``any``, ``all``, ``ballot``, ``match_any`` -> ``__syncwarp`` and the
+    ``_sync`` functions with the tile's lanes and width; ``cg::reduce`` and
+    ``cg::inclusive_scan`` over a tile -> their shuffle loops as cooperative_groups_reduce.h
+    runs them (same steps, same order: same bits); ``thread_rank()``, ``size()``,
+    ``num_threads()``, ``meta_group_rank()`` and ``meta_group_size()`` -> their arithmetic.
+    Groups named by a variable whose declaration says what they are (``cg::thread_block b =
+    cg::this_thread_block();``, ``auto t = cg::tiled_partition<32>(b);``, ...)."""
+    groups = _cg_groups(data, body, macros)
+    edits: list[Edit] = []
+    pre_by_stmt: dict[int, tuple] = {}
+    for node in _walk(body):
+        if node.type == "expression_statement" and not _inside_lambda(node, body):
+            m = _TILE_STATEMENT.fullmatch(re.sub(r"\s+", " ", _flat(data, node)).strip())
+            if m and m.group(2) in groups:
+                edits.append((node.start_byte, node.end_byte,
+                              (f"auto {m.group(2)} = {m.group(3)};" +
+                               _newlines(data, node)).encode()))
+            continue
+        if node.type != "call_expression" or _inside_lambda(node, body):
+            continue
+        fn = node.child_by_field_name("function")
+        args_node = node.child_by_field_name("arguments")
+        args = list(args_node.named_children) if args_node is not None else []
+        if fn is None:
+            continue
+        if fn.type == "field_expression":
+            recv = fn.child_by_field_name("argument")
+            op = fn.child_by_field_name("operator")
+            method = fn.child_by_field_name("field")
+            if recv is None or method is None or op is None or _text(data, op) != ".":
+                continue
+            if recv.type == "identifier" and _text(data, recv) in groups:
+                group = groups[_text(data, recv)]
+            elif re.sub(r"\s+", "", _text(data, recv)) and \
+                    _BLOCK_MAKER.fullmatch(re.sub(r"\s+", "", _text(data, recv))):
+                group = ("block",)
+            else:
+                continue
+            text = _cg_member(group, _text(data, method), [_flat(data, a) for a in args],
+                              node)
+            if text is None:
+                continue
+            edits.append((node.start_byte, node.end_byte,
+                          (text + _newlines(data, node)).encode()))
+            continue
+        name = re.sub(r"\s+", "", _text(data, fn))
+        base = re.sub(rf"^{_CG_NS}", "", name)
+        if base not in ("sync", "reduce", "inclusive_scan") or not args or \
+                args[0].type != "identifier" or _text(data, args[0]) not in groups:
+            continue
+        group = groups[_text(data, args[0])]
+        if base == "sync" and len(args) == 1:
+            if node.parent is not None and node.parent.type == "expression_statement":
+                edits.append((node.start_byte, node.end_byte,
+                              b"__syncthreads()" if group[0] == "block" else b"__syncwarp()"))
+            continue
+        if base in ("reduce", "inclusive_scan") and len(args) == 3 and group[0] == "tile":
+            stmt = _statement_of(node, body)
+            if stmt is None or _placement(stmt) is None or stmt.id in pre_by_stmt:
+                continue
+            op_text = re.sub(r"\s+", " ", _flat(data, args[2]))
+            m = _OPERATOR.fullmatch(re.sub(r"\s+", "", _text(data, args[2])))
+            vtype = m.group(1) if m else None
+            if vtype is None:
+                continue
+            # `cg::plus<float>()(a, b)` reads as a cast to a function type: brace it
+            op_text = op_text.rstrip()[:-2].rstrip() + "{}"
+            n = group[1]
+            k = counter[0]
+            counter[0] += 1
+            v, o, y = f"__oh_cgv{k}", f"__oh_cgo{k}", f"__oh_cgy{k}"
+            rank = f"((unsigned){_RANK} & {n - 1}u)"
+            if base == "reduce":
+                loop = (f"{vtype} {v} = ({_flat(data, args[1])}); "
+                        f"for (unsigned {o} = 1; {o} < {n}u; {o} <<= 1) {{ "
+                        f"const {vtype} {y} = __shfl_down_sync(0xffffffffu, {v}, {o}, {n}); "
+                        f"if (({rank} & (2 * {o} - 1)) == 0 && {rank} + {o} < {n}u) "
+                        f"{v} = {op_text}({v}, {y}); }}")
+                result = f"__shfl_sync(0xffffffffu, {v}, 0, {n})"
+            else:
+                loop = (f"{vtype} {v} = ({_flat(data, args[1])}); "
+                        f"for (unsigned {o} = 1; {o} < {n}u; {o} <<= 1) {{ "
+                        f"const {vtype} {y} = __shfl_up_sync(0xffffffffu, {v}, {o}, {n}); "
+                        f"if ({rank} >= {o}) {v} = {op_text}({y}, {v}); }}")
+                result = v
+            pre_by_stmt[stmt.id] = (stmt, loop, node, result)
+    # collectives: the loop goes before the statement, the call becomes the result
+    for stmt, loop, call, result in pre_by_stmt.values():
+        inner = [e for e in edits if stmt.start_byte <= e[0] < stmt.end_byte]
+        for e in inner:
+            edits.remove(e)
+        replaced = {call.id: result}
+        for e in inner:  # member calls inside the statement, rendered in place
+            n = next((x for x in _walk(stmt) if x.start_byte == e[0] and x.end_byte == e[1]
+                      and x.type == "call_expression"), None)
+            if n is not None and not (call.start_byte <= n.start_byte < call.end_byte):
+                replaced[n.id] = e[2].decode().rstrip("\n")
+        new = loop + " " + _render(data, stmt, replaced)
+        if _placement(stmt) == "wrap":
+            new = "{ " + new + " }"
+        edits.append((stmt.start_byte, stmt.end_byte, new.encode()))
+    # nested edits (a member call inside another's arguments): keep the outer one only
+    edits.sort()
+    out: list[Edit] = []
+    for e in edits:
+        if out and e[0] < out[-1][1]:
+            continue
+        out.append(e)
+    return out
+
+
+def _cg_member(group: tuple, method: str, args: list[str], node) -> str | None:
+    """The text a group's member call becomes, or None to leave it."""
+    if group[0] == "block":
+        if method == "sync" and not args and node.parent is not None and \
+                node.parent.type == "expression_statement":
+            return "__syncthreads()"
+        if method == "thread_rank" and not args:
+            return f"((unsigned long long){_RANK})"
+        if method in ("size", "num_threads") and not args:
+            return f"((unsigned long long){_BLOCK_SIZE})"
+        return None
+    n = group[1]
+    mask = _tile_mask(n)
+    if method == "sync" and not args and node.parent is not None and \
+            node.parent.type == "expression_statement":
+        return "__syncwarp()"
+    if method == "thread_rank" and not args:
+        return f"((unsigned long long)({_RANK} & {n - 1}u))"
+    if method in ("size", "num_threads") and not args:
+        return f"((unsigned long long){n}u)"
+    if method == "meta_group_rank" and not args:
+        return f"((unsigned long long)({_RANK} / {n}u))"
+    if method == "meta_group_size" and not args:
+        return f"((unsigned long long)(({_BLOCK_SIZE} + {n - 1}u) / {n}u))"
+    if method in ("shfl", "shfl_up", "shfl_down", "shfl_xor") and len(args) == 2:
+        return f"__{method}_sync(0xffffffffu, {args[0]}, {args[1]}, {n})"
+    if method in ("any", "all") and len(args) == 1:
+        return f"__{method}_sync({mask}, {args[0]})"
+    base = f"(::openhip::detail::wc_lane_of() & ~{n - 1}u)"
+    if method == "ballot" and len(args) == 1:
+        return f"((unsigned)((__ballot_sync({mask}, {args[0]}) & {mask}) >> {base}))"
+    if method == "match_any" and len(args) == 1:
+        return f"((unsigned)((__match_any_sync({mask}, {args[0]}) & {mask}) >> {base}))"
+    return None

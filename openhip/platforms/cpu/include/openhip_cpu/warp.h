@@ -412,3 +412,15 @@ inline unsigned long long wc_match_all(const uint64_t* b, unsigned lt, unsigned 
 }
 }  // namespace detail
 }  // namespace openhip
+
+// The caller's lane and the lanes of its n-wide tile (cooperative groups'
+// thread_block_tile<n>, n <= 32), in a kernel split at its warp functions.
+namespace openhip {
+namespace detail {
+__attribute__((always_inline)) inline unsigned wc_lane_of() { return lane_id(); }
+__attribute__((always_inline)) inline unsigned long long wc_tile_mask(unsigned n) {
+  const unsigned long long low = n >= 32u ? 0xffffffffull : ((1ull << n) - 1ull);
+  return low << (wc_lane_of() & ~(n - 1u));
+}
+}  // namespace detail
+}  // namespace openhip

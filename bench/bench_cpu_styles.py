@@ -1,0 +1,237 @@
+"""The styles real CUDA code is written in, on the CPU platform: each kernel split at its
+barriers and warp functions (regions mode) against a plain C++ peer or another kernel, measured
+in the same run.
+
+  warp-shuffle block reduction over 2^24 floats (__shfl_down_sync loop + shared memory, and the
+      same through cg::reduce on a 32-thread tile)      vs a plain OpenMP sum (and as fibers)
+  warp-shuffle inclusive scan over 2^24 ints            vs a plain serial C++ scan (and fibers)
+  shared-tile transpose with cg::sync, 4096^2 floats    vs the naive transpose (loop mode)
+  256-thread tree reduction, one multi-declarator line  vs the same in two declarations
+  the corpus (tests/kernels/corpus): kernels per mode, with this splitter and, given
+      --before DIR (an older openhip tree, e.g. from `git archive`), with that one
+
+Kernels: bench/bench_cpu_styles.hip; C++ peers: bench/bench_cpu_styles.cpp.
+
+    python bench/bench_cpu_styles.py [--repeats 7] [--before DIR] [--json FILE]
+
+Medians over repeats; the machine is shared, so the load (os.getloadavg) is printed too.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+N = 1 << 24
+
+
+def build_plain(tmp: Path) -> ctypes.CDLL:
+    lib = tmp / "styles_plain.so"
+    cxx = os.environ.get("CXX", "g++")
+    subprocess.run([cxx, "-O3", "-march=native", "-fopenmp", "-shared", "-fPIC",
+                    str(HERE / "bench_cpu_styles.cpp"), "-o", str(lib)], check=True)
+    dll = ctypes.CDLL(str(lib))
+    dll.plain_sum.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_void_p]
+    dll.plain_sum.restype = ctypes.c_double
+    dll.plain_scan.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
+                               ctypes.c_void_p]
+    return dll
+
+
+def median_time(fn, repeats: int, warmup: int = 1) -> float:
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def load(hip, mode: str):
+    os.environ["OPENHIP_CPU_REGIONS"] = "1" if mode == "regions" else "0"
+    mod = hip.Module((HERE / "bench_cpu_styles.hip").read_text(), name="bench_cpu_styles.hip")
+    return mod, {k: v["mode"] for k, v in mod.program.metadata["kernels"].items()}
+
+
+def bench_reduce(hip, mods, dll, repeats: int, fiber_repeats: int) -> dict:
+    x = np.random.default_rng(1).integers(0, 4, N).astype(np.float32)
+    dx = hip.asarray(x)
+    want = float(x.astype(np.float64).sum())
+    out: dict = {}
+    times = np.zeros(repeats, np.float64)
+    dll.plain_sum(x.ctypes.data, N, repeats, times.ctypes.data)
+    out["plain_openmp_ms"] = float(np.median(times)) * 1e3
+    for kernel in ("shfl_block_sum", "cg_block_sum"):
+        for grid in (4096, N // 256):
+            partial = hip.zeros(grid, np.float32)
+            for mode, (mod, modes) in mods.items():
+                f = mod.get_function(kernel)
+
+                def run(f=f, grid=grid, partial=partial):
+                    f(grid, 256, (dx, partial, np.uint32(N)))
+                    hip.synchronize()
+
+                t = median_time(run, repeats if mode == "regions" else fiber_repeats)
+                got = float(partial.get().astype(np.float64).sum())
+                assert got == want, (kernel, mode, got, want)
+                key = f"{kernel}_grid{grid}_{mode}"
+                out[key + "_ms"] = t * 1e3
+                out[key + "_mode"] = modes[kernel]
+            r = out[f"{kernel}_grid{grid}_regions_ms"]
+            out[f"{kernel}_grid{grid}_vs_plain"] = r / out["plain_openmp_ms"]
+            out[f"{kernel}_grid{grid}_fibers_over_regions"] = \
+                out[f"{kernel}_grid{grid}_fibers_ms"] / r
+    return out
+
+
+def bench_scan(hip, mods, dll, repeats: int, fiber_repeats: int) -> dict:
+    x = np.random.default_rng(2).integers(0, 4, N).astype(np.int32)
+    want = np.cumsum(x, dtype=np.int64).astype(np.int32)
+    out: dict = {}
+    y = np.empty_like(x)
+    times = np.zeros(repeats, np.float64)
+    dll.plain_scan(x.ctypes.data, y.ctypes.data, N, repeats, times.ctypes.data)
+    assert np.array_equal(y, want)
+    out["plain_scan_ms"] = float(np.median(times)) * 1e3
+    levels = [N // 256, N // 256 // 256, 1]  # blocks per level: 65536, 256, 1
+    for mode, (mod, modes) in mods.items():
+        scan, add = mod.get_function("shfl_scan"), mod.get_function("add_block_offsets")
+        data = hip.asarray(x)
+        sums = [hip.zeros(b, np.int32) for b in levels]
+        bufs = [data, sums[0], sums[1]]
+
+        def run(scan=scan, add=add, data=data, sums=sums, bufs=bufs):
+            data.set(x)
+            for lvl, blocks in enumerate(levels):
+                scan(blocks, 256, (bufs[lvl], sums[lvl]))
+            add(levels[1], 256, (sums[0], sums[1]))
+            add(levels[0], 256, (data, sums[0]))
+            hip.synchronize()
+
+        reset = median_time(lambda data=data: (data.set(x), hip.synchronize()), 3)
+        t = median_time(run, repeats if mode == "regions" else fiber_repeats) - reset
+        assert np.array_equal(data.get(), want), mode
+        out[f"shfl_scan_{mode}_ms"] = t * 1e3
+        out[f"shfl_scan_{mode}_mode"] = modes["shfl_scan"]
+    out["shfl_scan_vs_plain"] = out["shfl_scan_regions_ms"] / out["plain_scan_ms"]
+    out["shfl_scan_fibers_over_regions"] = out["shfl_scan_fibers_ms"] / out["shfl_scan_regions_ms"]
+    return out
+
+
+def bench_transpose(hip, mods, repeats: int) -> dict:
+    w = h = 4096
+    a = np.random.default_rng(3).standard_normal((h, w)).astype(np.float32)
+    da = hip.asarray(a)
+    o = hip.zeros(w * h, np.float32)
+    mod, modes = mods["regions"]
+    out: dict = {}
+    for kernel in ("transpose_tile_cg", "transpose_naive"):
+        f = mod.get_function(kernel)
+
+        def run(f=f):
+            f((w // 32, h // 32), (32, 8), (o, da, np.int32(w), np.int32(h)))
+            hip.synchronize()
+
+        out[f"{kernel}_ms"] = median_time(run, repeats) * 1e3
+        out[f"{kernel}_mode"] = modes[kernel]
+        assert np.array_equal(o.get().reshape(w, h), a.T), kernel
+    out["tile_cg_vs_naive"] = out["transpose_tile_cg_ms"] / out["transpose_naive_ms"]
+    return out
+
+
+def bench_declarators(hip, mods, repeats: int) -> dict:
+    x = np.random.default_rng(4).integers(0, 4, N).astype(np.float32)
+    dx = hip.asarray(x)
+    partial = hip.zeros(N // 256, np.float32)
+    mod, modes = mods["regions"]
+    out: dict = {}
+    for kernel in ("tree_two_lines", "tree_one_line"):
+        f = mod.get_function(kernel)
+
+        def run(f=f):
+            f(N // 256, 256, (dx, partial))
+            hip.synchronize()
+
+        out[f"{kernel}_ms"] = median_time(run, repeats) * 1e3
+        out[f"{kernel}_mode"] = modes[kernel]
+        assert float(partial.get().astype(np.float64).sum()) == float(x.sum(dtype=np.float64))
+    out["one_line_vs_two_lines"] = out["tree_one_line_ms"] / out["tree_two_lines_ms"]
+    return out
+
+
+COUNT_MODES = r"""
+import json, sys
+from pathlib import Path
+from openhip.compiler.scan import scan
+from openhip.platforms.cpu.regions import split_kernels
+counts = {"loop": 0, "regions": 0, "fibers": 0}
+fibers = []
+for path in sorted(Path(sys.argv[1]).glob("*.hip")):
+    src = path.read_text()
+    result = scan(src)
+    sync = [k.name for k in result.kernels.values() if k.uses_sync]
+    _, plans = split_kernels(src, result, path.name, sync)
+    for k in result.kernels.values():
+        if not k.uses_sync:
+            counts["loop"] += 1
+        elif plans[k.name].function:
+            counts["regions"] += 1
+        else:
+            counts["fibers"] += 1
+            fibers.append(f"{path.stem}:{k.name}: {plans[k.name].reason}")
+print(json.dumps({"counts": counts, "fibers": fibers}))
+"""
+
+
+def corpus_modes(tree: Path) -> dict:
+    """Kernels of tests/kernels/corpus per mode, as the splitter of the openhip in ``tree``
+    plans them (a subprocess with that tree first on the path)."""
+    corpus = HERE.parent / "tests" / "kernels" / "corpus"
+    env = dict(os.environ, PYTHONPATH=str(tree))
+    proc = subprocess.run([sys.executable, "-c", COUNT_MODES, str(corpus)], env=env,
+                          capture_output=True, text=True, check=True, cwd=tempfile.gettempdir())
+    return json.loads(proc.stdout)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--fiber-repeats", type=int, default=2)
+    ap.add_argument("--before", type=Path, help="an older openhip tree for the corpus count")
+    ap.add_argument("--json", type=Path)
+    ns = ap.parse_args()
+    import openhip as hip
+
+    results: dict = {"load_before": os.getloadavg()}
+    mods = {mode: load(hip, mode) for mode in ("regions", "fibers")}
+    results["modes"] = mods["regions"][1]
+    with tempfile.TemporaryDirectory() as tmp:
+        dll = build_plain(Path(tmp))
+        results["reduce"] = bench_reduce(hip, mods, dll, ns.repeats, ns.fiber_repeats)
+        results["scan"] = bench_scan(hip, mods, dll, ns.repeats, ns.fiber_repeats)
+    results["transpose"] = bench_transpose(hip, mods, ns.repeats)
+    results["declarators"] = bench_declarators(hip, mods, ns.repeats)
+    results["corpus_after"] = corpus_modes(HERE.parent)
+    if ns.before is not None:
+        results["corpus_before"] = corpus_modes(ns.before)
+    results["load_after"] = os.getloadavg()
+    print(json.dumps(results, indent=1))
+    if ns.json:
+        ns.json.write_text(json.dumps(results, indent=1))
+
+
+if __name__ == "__main__":
+    main()
