@@ -124,6 +124,31 @@ inline uint64_t tail_bytes(uint64_t nbytes) {
   return ((nbytes + 255) & ~uint64_t(255)) - nbytes + extra;
 }
 
+// True if [p, p+n) still holds the canary (stops at the first difference).
+inline bool zone_intact(const unsigned char* p, uint64_t n) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  uint64_t i = 0;
+  for (; i < n && ((a + i) & 7); ++i) {
+    if (p[i] != canary_byte(a + i)) return false;
+  }
+  uint64_t diff = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, p + i, 8);
+    diff |= w ^ kCanary;
+  }
+  for (; i < n; ++i) {
+    if (p[i] != canary_byte(a + i)) return false;
+  }
+  return diff == 0;
+}
+
+inline bool intact(uintptr_t user, const Alloc& al) {
+  const unsigned char* u = reinterpret_cast<const unsigned char*>(user);
+  return zone_intact(u + al.nbytes, al.tail) &&
+         (al.map_len != 0 || zone_intact(u - kFront, kFront));
+}
+
 // Checks (and repairs) one allocation's zones; table_mu held.  `who` says what touched it.
 inline int check_locked(uintptr_t user, const Alloc& al, const char* who, char* msg, int cap) {
   unsigned char* u = reinterpret_cast<unsigned char*>(user);
@@ -375,7 +400,7 @@ inline int check_launch(const void* entry, const void* const* args, uint32_t nar
     uint64_t v;
     memcpy(&v, a, 8);
     auto it = containing(static_cast<uintptr_t>(v));
-    if (it == table().end()) continue;
+    if (it == table().end() || intact(it->first, it->second)) continue;  // the common case
     if (rc != 0) {  // already reporting: repair the others quietly
       (void)check_locked(it->first, it->second, "", nullptr, 0);
       continue;
