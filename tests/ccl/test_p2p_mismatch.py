@@ -1,13 +1,14 @@
 """A send or receive its peer does not match (issue #14 item 11b): a receive of another size, or a
 collective instead, raises CclError on both ranks, each naming the other, instead of the send
 returning success (the shm engine numbers every send and receive on its channel and a send
-finishes only when its receive is posted with the same size). Matched point-to-point calls
-followed by collectives never report a false mismatch."""
+finishes only when its receive is posted with the same size; over MPI, with OPENHIP_CCL_CHECK=1,
+the sizes are exchanged first). Matched point-to-point calls followed by collectives never report
+a false mismatch."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import launch
+from conftest import all_ok, have_mpi, launch, mpirun
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -47,3 +48,32 @@ def test_matched_point_to_point_then_collectives(tmp_path, n):
     assert rc == 0, err
     for res in results:
         assert res.get("p2p_then_collective") == "ok", (res, err)
+
+
+@pytest.mark.parametrize("case", ["size", "size_big"])
+def test_mpi_transport_with_check_reports_size_mismatches(tmp_path, case):
+    """Over MPI (OPENHIP_CCL_CHECK=1, as for its collectives) the sizes are exchanged first:
+    MPI itself would truncate on one side only, or fill a larger receive partly."""
+    if have_mpi():
+        pytest.skip(have_mpi())
+    rc, results, err = mpirun(tmp_path, 2, "p2p_mismatch", case,
+                              env={"OPENHIP_CCL_TRANSPORT": "mpi", "OPENHIP_CCL_CHECK": "1",
+                                   "OPENHIP_CCL_TIMEOUT": "60"})
+    assert rc == 0, err[-2000:]
+    n = 3_000_000 if case.endswith("_big") else 1000
+    for r, res in enumerate(results):
+        assert "crash" not in res and "missing" not in res, (res, err[-2000:])
+        text = res["error"] or ""
+        assert "message size mismatch" in text and res["peer"] == 1 - r, text
+        assert f"recv(from rank 0, {4 * (n + 1)} bytes)" in text
+
+
+def test_mpi_transport_with_check_passes_matched_groups(tmp_path):
+    """The same check lets matched calls through: rings, plain pairs, an all-pairs exchange
+    with a send to itself (ranks.py ring)."""
+    if have_mpi():
+        pytest.skip(have_mpi())
+    rc, results, err = mpirun(tmp_path, 3, "ring",
+                              env={"OPENHIP_CCL_TRANSPORT": "mpi", "OPENHIP_CCL_CHECK": "1"})
+    assert rc == 0, err[-2000:]
+    all_ok(results)

@@ -342,7 +342,9 @@ int sync_step(Comm *c, uint64_t s, uint64_t d, bool check, bool inner = false) {
     if (p == c->rank) continue;
     while (c->slots[p].seq.load(std::memory_order_acquire) < s) {
       waited = true;
-      if ((w.spins & 255) == 255 && check) {
+      // (before the tick: a peer that reported the mismatch and exited is a mismatch, not a
+      // death; every tick once it sleeps between them)
+      if (check && ((w.spins & 15) == 15 || w.spins > 256)) {
         int e = p2p_blocks_step(c, p, s, d);
         if (e) return e;
       }
@@ -1360,7 +1362,7 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
         publish_p2p(c, ops[first_open]);
         published = first_open;
       }
-      if ((w.spins & 63) == 63) {
+      if ((w.spins & 15) == 15 || w.spins > 256) {  // before the tick, as in sync_step
         for (int i = 0; i < nops; ++i) {
           const P2POp &o = ops[i];
           if (o.fin || !o.k) continue;

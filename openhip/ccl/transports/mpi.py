@@ -4,7 +4,10 @@ Every call is a non-blocking MPI operation polled to completion, so OPENHIP_CCL_
 ``comm.abort()`` from another thread still apply. Types MPI has no reduction for (float16,
 bfloat16) reduce through a numpy-backed user operation; avg is a sum then a division;
 premul_sum is scaled before the call. With OPENHIP_CCL_CHECK=1 each call first compares its
-descriptor with every rank's. A dead rank is handled by MPI's launcher (mpiexec ends the job).
+descriptor with every rank's, and each group of sends and receives first exchanges, with every
+peer it involves, the sizes of its sends and receives (a receive of another size then raises on
+both ranks instead of MPI truncating or short-filling it). A dead rank is handled by MPI's
+launcher (mpiexec ends the job).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ import numpy as np
 from openhip.errors import CclError
 
 from .. import settings
-from ..faults import explain
+from ..faults import KIND, describe, explain
 from ..types import CODE_TO_DTYPE
 from .base import (
     ALL_GATHER,
@@ -200,9 +203,49 @@ class MpiTransport(Transport):
         else:
             flat[...] = (flat.astype(np.float64) / self.size).astype(flat.dtype)
 
+    def _check_p2p(self, ops: list, what: str) -> None:
+        """Exchange the (kind, bytes) of every send and receive with each peer and compare: the
+        k-th send to a peer must meet the peer's k-th receive from this rank, of the same size."""
+        MPI = _mpi()
+        mine: dict[int, list[int]] = {}
+        for is_send, peer, arr in ops:
+            if peer != self.rank:
+                kind = KIND["send"] if is_send else KIND["recv"]
+                mine.setdefault(peer, []).append(describe(kind, 0, 0, peer, arr.nbytes))
+        reqs = [self.comm.Isend(np.array(d, np.uint64), p, tag=8) for p, d in mine.items()]
+        theirs: dict[int, np.ndarray] = {}
+        for peer in mine:
+            status = MPI.Status()
+            start = time.monotonic()
+            while not self.comm.Iprobe(source=peer, tag=8, status=status):
+                if self._aborted:
+                    raise CclError(f"{what}: the communicator was aborted (comm.abort())",
+                                   self.rank)
+                if time.monotonic() - start > self.timeout:
+                    raise CclError(f"{what}: rank {peer} did not answer within "
+                                   f"{self.timeout:g} s (OPENHIP_CCL_TIMEOUT)", self.rank, peer)
+                time.sleep(0.0001)
+            buf = np.empty(status.Get_count(MPI.UINT64_T), np.uint64)
+            self._wait(self.comm.Irecv(buf, peer, tag=8), what)
+            theirs[peer] = buf
+        self._waitall(reqs, what)
+        for peer, descs in mine.items():
+            for kind, other in ((KIND["send"], KIND["recv"]), (KIND["recv"], KIND["send"])):
+                a = [d for d in descs if d >> 60 == kind]
+                b = [int(d) for d in theirs[peer].tolist() if d >> 60 == other]
+                for k in range(max(len(a), len(b))):
+                    if k >= len(a) or k >= len(b) or (a[k] ^ b[k]) & 0xFFFFFFFFFF:
+                        me = explain(a[k]) if k < len(a) else "nothing"
+                        them = explain(b[k]) if k < len(b) else "nothing"
+                        raise CclError(f"{what}: message size mismatch with rank {peer}: this "
+                                       f"rank called {me} but rank {peer} called {them}",
+                                       self.rank, peer)
+
     def p2p(self, ops, what):
         if self._aborted:
             raise CclError(f"{what}: the communicator was aborted", self.rank)
+        if self._check:
+            self._check_p2p(ops, what)
         MPI = _mpi()
         reqs = []
         for is_send, peer, arr in ops:
