@@ -53,7 +53,7 @@ __all__ = ["RegionPlan", "split_kernels", "PREFIX"]
 
 #: the first 12 hex digits of rewrite.py's SHA-256: the compile cache keys on this file's text
 #: (platform._regions_digest), so a change of rewrite.py changes this line too (a test checks).
-REWRITE_DIGEST = "260221412fba"
+REWRITE_DIGEST = "d2af58b3e5c7"
 
 #: prefix of the generated functions: ``ns::k`` becomes ``ns::__openhip_rg_k``.
 PREFIX = "__openhip_rg_"
@@ -1180,7 +1180,8 @@ class _Kernel:
         if self.returns:
             sizes.append("::openhip::detail::region_slot(1, __oh_n)")
         if self.warp_sites:
-            sizes.append(f"::openhip::detail::region_slot({8 * self.warp_sites}, __oh_n)")
+            out.append("const unsigned __oh_nw = ::openhip::detail::wc_words(__oh_n);\n")
+            sizes.append(f"::openhip::detail::region_slot({8 * self.warp_sites}, __oh_nw)")
         if guards:
             sizes.append(f"::openhip::detail::region_slot({guards}, __oh_n)")
         if sizes:
@@ -1197,7 +1198,7 @@ class _Kernel:
             if self.warp_sites:
                 out.append("uint64_t* const __oh_wc = reinterpret_cast<uint64_t*>(__oh_mem); "
                            f"__oh_mem += ::openhip::detail::region_slot({8 * self.warp_sites}, "
-                           "__oh_n);\n")
+                           "__oh_nw);\n")
                 out.append("const unsigned char* const __oh_wx = "
                            + ("__oh_exited;\n" if self.returns else "nullptr;\n"))
             if guards:

@@ -652,7 +652,7 @@ def expand_warp_calls(data: bytes, body, macros: dict[str, str]) -> WarpExpansio
             lvl = level_of(c)
             k = site
             site += 1
-            buf = f"__oh_wc + {k}u * __oh_n"
+            buf = f"__oh_wc + {k}u * __oh_nw"
             if name == "__syncwarp":
                 if c.parent != stmt or stmt.type != "expression_statement" or len(args) > 1:
                     ok = False

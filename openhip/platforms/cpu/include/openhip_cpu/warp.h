@@ -275,14 +275,20 @@ __attribute__((always_inline)) inline uint64_t wc_part(unsigned lt, unsigned n,
   }
   return (part & mask) | (uint64_t(1) << (lt & 31u));
 }
+// Branch-free (the lane loops vectorise): the buffers hold whole warps (wc_words), so b[g] is
+// always inside them; what a non-participant deposited (or never did) is masked to 0.
 __attribute__((always_inline)) inline uint64_t wc_get(const uint64_t* b, unsigned lt, unsigned n,
                                                       const unsigned char* ex, uint64_t mask,
                                                       int src) {
   const unsigned l = (unsigned)src & 31u, g = (lt & ~31u) + l;
-  if (g == lt) return b[g];
-  if (!((mask >> l) & 1u) || g >= n || (ex != nullptr && ex[g])) return 0;
-  return b[g];
+  bool ok = ((mask >> l) & 1u) && g < n;
+  if (ex != nullptr) ok = ok && !ex[g];
+  ok = ok || g == lt;
+  const uint64_t v = b[g];
+  return ok ? v : 0;
 }
+// 64-bit slots per warp function for a block of n threads: whole warps.
+__attribute__((always_inline)) inline unsigned wc_words(unsigned n) { return (n + 31u) & ~31u; }
 template <class T, class M>
 __attribute__((always_inline)) inline T wc_shfl(const uint64_t* b, unsigned lt, unsigned n,
                                                 const unsigned char* ex, M mask, int src_lane,
