@@ -270,7 +270,12 @@ class Communicator:
     # ------------------------------------------------------------------ point to point
     def send(self, buf: Any, peer: int, stream: Any = None, *,
              async_op: bool = False) -> Work | None:
-        """Send ``buf`` to ``peer`` (matched by a ``recv`` there; pair them in ``ccl.group()``)."""
+        """Send ``buf`` to ``peer`` (matched by a ``recv`` there; pair them in ``ccl.group()``).
+
+        As in NCCL, the send finishes only when the peer has posted the matching ``recv``; a
+        ``recv`` of another size, a collective instead, or a send to this rank waiting for its
+        own ``recv`` (two ranks sending first outside a group) raises CclError on both ranks,
+        naming the other (shm transport; over MPI the sizes with OPENHIP_CCL_CHECK=1)."""
         return self._p2p(1, buf, peer, stream, async_op)
 
     def recv(self, buf: Any, peer: int, stream: Any = None, *,

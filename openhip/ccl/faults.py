@@ -65,7 +65,10 @@ def engine_error(result: tuple, rank: int, what: str, timeout: float) -> CclErro
     if code == E_MISMATCH:
         p2p = [KINDS[(d >> 60) & 0xF] in ("send", "recv") for d in (mine, theirs)
                if (d >> 60) & 0xF < len(KINDS)]
-        if len(p2p) == 2 and all(p2p):
+        if len(p2p) == 2 and all(p2p) and (mine >> 60) == (theirs >> 60):
+            kind = ("sends that wait for each other's receive (outside ccl.group(), as in NCCL, "
+                    "a send finishes when its receive is posted: pair them in a group)")
+        elif len(p2p) == 2 and all(p2p):
             kind = "message size mismatch"
         elif any(p2p):
             kind = "a point-to-point call matched by a collective"

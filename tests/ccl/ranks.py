@@ -727,6 +727,9 @@ def p2p_mismatch(comm: ccl.Communicator, args: list[str]) -> dict:
                 comm.recv(np.zeros(n, np.float32), 1)
             else:
                 comm.all_reduce(np.ones(n, np.float32))
+        elif base == "head_to_head":      # both send first, then receive, outside a group
+            comm.send(np.full(n, r, np.float32), 1 - r)
+            comm.recv(np.zeros(n, np.float32), 1 - r)
         elif base == "group_vs_collective":
             if r == 0:
                 with ccl.group():

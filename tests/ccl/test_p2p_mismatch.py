@@ -13,7 +13,7 @@ from conftest import all_ok, have_mpi, launch, mpirun
 pytestmark = pytest.mark.timeout(120)
 
 CASES = ["size", "size_big", "send_vs_collective", "send_vs_collective_big",
-         "recv_vs_collective", "group_vs_collective"]
+         "recv_vs_collective", "group_vs_collective", "head_to_head", "head_to_head_big"]
 
 
 @pytest.mark.parametrize("case", CASES)
@@ -35,6 +35,9 @@ def test_unmatched_point_to_point_fails_on_both_ranks(tmp_path, case):
         assert f"send(to rank 1, {4 * n} bytes)" in texts[0]
         assert f"recv(from rank 0, {4 * (n + 1)} bytes)" in texts[0]
         assert f"recv(from rank 0, {4 * (n + 1)} bytes)" in texts[1]
+    elif case.startswith("head_to_head"):
+        assert all("sends that wait for each other's receive" in t for t in texts)
+        assert "send(to rank 1," in texts[0] and "send(to rank 0," in texts[0]
     else:
         assert all("a point-to-point call matched by a collective" in t for t in texts)
         collective = "broadcast" if case.startswith("group") else "all_reduce"

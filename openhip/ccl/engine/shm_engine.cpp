@@ -1228,6 +1228,22 @@ uint64_t publish_p2p(Comm *c, const P2POp &o) {
   return d;
 }
 
+// Two ranks each waiting in a send to the other that the other has not posted a receive for
+// (outside a group: NCCL's semantics deadlock there) wait for each other forever: the peer's
+// descriptor when that is so, else 0. (A receive still to come in the same group is posted
+// before the group's first wait, so it cannot be missed.)
+uint64_t head_to_head(Comm *c, const P2POp &o) {
+  if (!o.is_send || o.peer == c->rank ||
+      chan(c, c->rank, o.peer)->posted.load(std::memory_order_acquire) >= o.k)
+    return 0;
+  RankSlot *ps = &c->slots[o.peer];
+  uint64_t theirs = ps->p2p_desc.load(std::memory_order_acquire);
+  if (theirs && (theirs >> 60) == P2P_SEND && ps->p2p_peer == c->rank &&
+      ps->p2p_k > c->recvs[o.peer])
+    return theirs;
+  return 0;
+}
+
 // A group of sends and receives. Every send is matched: it finishes only when the receiver has
 // posted receive number k on the channel with the same byte count (a different count, or a
 // peer that went into a collective instead, is E_MISMATCH here; the receiver checks each
@@ -1366,6 +1382,10 @@ int p2p_run(Comm *c, P2POp *ops, int nops) {
         for (int i = 0; i < nops; ++i) {
           const P2POp &o = ops[i];
           if (o.fin || !o.k) continue;
+          if (uint64_t theirs = head_to_head(c, o)) {
+            uint64_t mine = publish_p2p(c, o);  // left set: the peer sees it too
+            return mismatch(c, o.peer, mine, theirs);
+          }
           RankSlot *ps = &c->slots[o.peer];
           if (peer_in_collective(c, o)) {
             uint64_t mine = publish_p2p(c, o);  // left set: the peer's collective reports it too
