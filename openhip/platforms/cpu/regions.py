@@ -53,7 +53,7 @@ __all__ = ["RegionPlan", "split_kernels", "PREFIX"]
 
 #: the first 12 hex digits of rewrite.py's SHA-256: the compile cache keys on this file's text
 #: (platform._regions_digest), so a change of rewrite.py changes this line too (a test checks).
-REWRITE_DIGEST = "d2af58b3e5c7"
+REWRITE_DIGEST = "e1486ba07e77"
 
 #: prefix of the generated functions: ``ns::k`` becomes ``ns::__openhip_rg_k``.
 PREFIX = "__openhip_rg_"
@@ -269,6 +269,7 @@ class _Kernel:
                 for n in _walk(p):
                     if n.type in ("identifier", "type_identifier"):
                         self.template_names.add(self.t(n))
+        sync_uses: list = []
         for n in _walk(body):
             t = n.type
             if t.startswith("preproc_") and t not in ("preproc_directive", "preproc_arg") and \
@@ -300,8 +301,7 @@ class _Kernel:
                                     "hide control flow")
                 if (name in self.sync_names or _is_sync(name)) and name not in _PLAIN_LANE:
                     if not self._is_barrier_callee(n):
-                        raise _Fallback(f"uses {name} (only __syncthreads(); statements are "
-                                        "split)")
+                        sync_uses.append(n)  # refused below unless it names a local
             if t == "call_expression":
                 self._check_cg_call(n)
             if t == "expression_statement" and self._is_barrier_stmt(n):
@@ -311,6 +311,13 @@ class _Kernel:
                     self.warp_barriers.add(n.id)
                     if name == WARP_SPLIT_PARTIAL:
                         self.partial_barriers.add(n.id)
+        self._resolve()
+        for n in sync_uses:
+            declared = any(d.node is not None and d.node.id == n.id for d in self.decls)
+            if n.id not in self.resolved and not declared:
+                raise _Fallback(f"line {n.start_point[0] + 1}: uses {self.t(n)} where it "
+                                "cannot be split (a barrier or warp function in a position "
+                                "the splitter does not take)")
         if not self.barriers:
             raise _Fallback("no __syncthreads(); statement")
         block_level: set[int] = set()  # nodes holding a __syncthreads() (not a warp split)
@@ -325,7 +332,6 @@ class _Kernel:
         # the same for each warp (rather than the block) -- see _assign_one
         self._warp_only_ifs = {i for i in self.has_barrier - block_level
                                if self._by_id(i).type == "if_statement"}
-        self._resolve()
         self._check_structure(body)
         self._find_uniform()
         self._assign_regions(body)
@@ -547,7 +553,9 @@ class _Kernel:
         function of this file taking a non-const reference there, or not a plain function
         name (a lambda, a functor, a method, a qualified name)."""
         if fn is not None and self.t(fn).startswith("::openhip::detail::wc_"):
-            return False  # the lane buffer functions of warp.h take their operands by value
+            # the lane buffer functions of warp.h take their operands by value, but for
+            # __match_all_sync's predicate (its last argument, by reference)
+            return self.t(fn).startswith("::openhip::detail::wc_match_all") and index == 5
         if fn is None or fn.type != "identifier" or fn.id in self.resolved:
             return True
         name = self.t(fn)

@@ -132,7 +132,7 @@ def _helpers(root, data: bytes, sync_names: set[str]) -> dict[str, _Helper | Non
         if name_node is None or name_node.type != "identifier":
             continue
         name = _text(data, name_node)
-        if name not in sync_names:
+        if name not in sync_names and not _calls_group_sync(data, node):
             continue
         if name in out:
             out[name] = None
@@ -154,6 +154,32 @@ def _helpers(root, data: bytes, sync_names: set[str]) -> dict[str, _Helper | Non
             continue  # a member function
         out[name] = _Helper(name, node, plist, template, returns_value)
     return out
+
+
+#: group member functions that synchronise (cooperative_groups.h's list)
+_GROUP_SYNC_MEMBERS = frozenset({"sync", "shfl", "shfl_up", "shfl_down", "shfl_xor", "any",
+                                 "all", "ballot", "match_any", "match_all"})
+
+
+def _calls_group_sync(data: bytes, func) -> bool:
+    """Whether ``func`` calls a synchronising member function (``g.sync()``) of a parameter
+    (a cooperative group it was given)."""
+    fdecl = func.child_by_field_name("declarator")
+    params = set()
+    for n in _walk(fdecl) if fdecl is not None else ():
+        if n.type == "parameter_declaration":
+            ident = _ident_of(n.child_by_field_name("declarator"))
+            if ident is not None:
+                params.add(_text(data, ident))
+    for n in _walk(func):
+        if n.type == "call_expression":
+            fn = n.child_by_field_name("function")
+            if fn is not None and fn.type == "field_expression":
+                recv, fld = fn.child_by_field_name("argument"), fn.child_by_field_name("field")
+                if recv is not None and fld is not None and recv.type == "identifier" and \
+                        _text(data, recv) in params and _text(data, fld) in _GROUP_SYNC_MEMBERS:
+                    return True
+    return False
 
 
 def _param_parts(data: bytes, p):
@@ -338,7 +364,8 @@ def inline_helpers(data: bytes, body, root, sync_names: set[str], counter: list[
         if fn is not None and fn.type == "template_function":
             targs = fn.child_by_field_name("arguments")
             fn = fn.child_by_field_name("name")
-        if fn is None or fn.type != "identifier" or helpers.get(_text(data, fn)) is None:
+        if fn is None or fn.type != "identifier" or helpers.get(_text(data, fn)) is None or \
+                _inside_lambda(node, body):
             continue
         stmt = _statement_of(node, body)
         if stmt is None or _placement(stmt) is None:
@@ -620,7 +647,8 @@ def expand_warp_calls(data: bytes, body, macros: dict[str, str]) -> WarpExpansio
         if node.type != "call_expression":
             continue
         fn = node.child_by_field_name("function")
-        if fn is None or fn.type != "identifier" or _text(data, fn) not in _WARP_CALLS:
+        if fn is None or fn.type != "identifier" or _text(data, fn) not in _WARP_CALLS or \
+                _inside_lambda(node, body):
             continue
         stmt = _statement_of(node, body)
         if stmt is None or _placement(stmt) is None:
@@ -675,6 +703,15 @@ def expand_warp_calls(data: bytes, body, macros: dict[str, str]) -> WarpExpansio
                     break
                 mask, rest = rendered[0], rendered[1:]
                 full = True
+            if helper == "wc_match_all":
+                pred = args[2] if len(args) == 3 else None
+                target = pred.child_by_field_name("argument") if pred is not None and \
+                    pred.type == "pointer_expression" else None
+                if target is None or target.type != "identifier" or \
+                        _text(data, pred.child_by_field_name("operator")) != "&":
+                    ok = False
+                    break
+                rest = [rendered[1], _text(data, target)]  # the predicate, by reference
             if operand == "one":
                 puts.setdefault(lvl, []).append(f"::openhip::detail::wc_put_pred({buf}, "
                                                 "__oh_lt, 1);")
@@ -736,7 +773,7 @@ _CG_NS = r"(?:::)?(?:cooperative_groups::|cg::)?"
 _BLOCK_TYPE = re.compile(rf"{_CG_NS}thread_block")
 _TILE_TYPE = re.compile(rf"{_CG_NS}thread_block_tile<(\w+)(?:,.*)?>")
 _BLOCK_MAKER = re.compile(rf"{_CG_NS}this_thread_block\(\)")
-_TILE_MAKER = re.compile(rf"{_CG_NS}tiled_partition<(\w+)>\((\w+)\)")
+_TILE_MAKER = re.compile(rf"{_CG_NS}tiled_partition<(\w+)>\((\w+|{_CG_NS}this_thread_block\(\))\)")
 _TILE_STATEMENT = re.compile(rf"{_CG_NS}thread_block_tile ?< ?(\w+) ?> (\w+) ?= ?(.*);")
 _OPERATOR = re.compile(rf"{_CG_NS}(?:plus|less|greater|bit_and|bit_or|bit_xor)<([\w: ]+)>\(\)")
 #: the block's linear thread rank, as cooperative_groups.h computes it

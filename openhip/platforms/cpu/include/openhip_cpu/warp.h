@@ -404,16 +404,16 @@ inline unsigned long long wc_match_any(const uint64_t* b, unsigned lt, unsigned 
 }
 template <class M>
 inline unsigned long long wc_match_all(const uint64_t* b, unsigned lt, unsigned n,
-                                       const unsigned char* ex, M mask, int* pred) {
+                                       const unsigned char* ex, M mask, int& pred) {
   const uint64_t part = wc_part(lt, n, ex, openhip::lang::mask64(mask));
   const unsigned base = lt & ~31u;
   for (unsigned l = 0; l < 32; ++l) {
     if (((part >> l) & 1u) && b[base + l] != b[lt]) {
-      *pred = 0;
+      pred = 0;
       return 0;
     }
   }
-  *pred = 1;
+  pred = 1;
   return part;
 }
 }  // namespace detail
