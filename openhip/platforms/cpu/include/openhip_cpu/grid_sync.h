@@ -7,9 +7,9 @@
 // launch runs at a time in the process.  The launch tells the module through
 // openhip_launch::reserved: bit 0 set, the launch's id in the bits above.
 //
-// grid.sync(): a block barrier; then the block's thread 0 arrives at the grid barrier (a
-// counter and a generation in this module) and waits for the other blocks; then a second
-// block barrier releases the block.  A block that leaves the kernel (or fails) while others
+// grid.sync(): a block barrier; then one thread of the block (the first to run past it)
+// arrives at the grid barrier (a counter and a generation in this module) and waits for the
+// other blocks; then a second block barrier releases the block.  A block that leaves the kernel (or fails) while others
 // wait at the grid barrier can never arrive: the waiters fail the launch with a message
 // instead of hanging.
 //
@@ -37,6 +37,7 @@ struct State {
 };
 static State g_state;
 static thread_local int t_cooperative;
+static thread_local unsigned t_arrivals;  // threads of the running block past grid_sync's first barrier
 
 inline bool cooperative() { return t_cooperative != 0; }
 
@@ -103,8 +104,13 @@ __attribute__((noinline)) inline void grid_sync(unsigned line) {
         ::openhip::detail::kernel_name(), blockIdx.x, blockIdx.y, blockIdx.z, line);
   }
   __syncthreads(line);
-  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) grid_arrive_wait(line);
+  // The block's threads run one after another on this OS thread: the first one past the barrier
+  // stands for the block at the grid barrier (whichever threads have exited), the others find
+  // it done; every thread clears the count after the second barrier, before anyone can start
+  // the next grid.sync.
+  if (++t_arrivals == 1) grid_arrive_wait(line);
   __syncthreads(line);
+  t_arrivals = 0;
 }
 
 // The entry point of a cooperative-capable kernel (see the top of this file).
@@ -117,6 +123,7 @@ __attribute__((noinline)) int coop_entry(const openhip_launch* L, openhip_worker
                 unsigned(uint64_t(L->grid[0]) * L->grid[1] * L->grid[2]));
   }
   t_cooperative = coop;
+  t_arrivals = 0;
   const int rc = ::openhip::detail::entry<K, Mode>(L, W, b0, b1, name);
   t_cooperative = 0;
   if (coop) block_end(unsigned(b1 - b0));
