@@ -99,10 +99,13 @@ def warm_cache(warm_template, tmp_path):
 
 def current_runtime(root: Path, tmp_path: Path) -> Path:
     """The runtime library this checkout's sources build, present in ``root``."""
-    from openhip.platforms.cpu import runtime_lib
-    from openhip.platforms.cpu.platform import CpuPlatform
-
-    key = runtime_lib._source_key(CpuPlatform().compiler_identity())
+    # asked of a new process: this one's digests of openhip's sources are cached, and the
+    # sources of a shared checkout may have changed since
+    code = ("from openhip.platforms.cpu import runtime_lib\n"
+            "from openhip.platforms.cpu.platform import CpuPlatform\n"
+            "print(runtime_lib._source_key(CpuPlatform().compiler_identity()))")
+    key = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=300, check=True).stdout.split()[-1]
     lib = root / "cpu-runtime" / f"libopenhip_cpu_runtime-{key}.so"
     if not lib.is_file():  # the sources changed since the template was built
         run_child(tmp_path, root)

@@ -91,11 +91,23 @@ def evil_library(tmp_path: Path, marker: Path, name: str = "evil") -> bytes:
     return out.read_bytes()
 
 
-def runtime_name() -> str:
-    from openhip.platforms.cpu import runtime_lib
-    from openhip.platforms.cpu.platform import CpuPlatform
+def fresh_value(expression: str, cache_dir: Path | None = None):
+    """``expression`` evaluated in a new process (this one's digests of openhip's sources are
+    cached, and the sources of a shared checkout may have changed since)."""
+    code = ("import json\nfrom openhip.platforms.cpu import compiler as cc, runtime_lib\n"
+            "from openhip.platforms.cpu.platform import CpuPlatform\n"
+            f"print(json.dumps({expression}))")
+    env = dict(os.environ, OPENHIP_PLATFORM="cpu")
+    if cache_dir is not None:
+        env["OPENHIP_CACHE_DIR"] = str(cache_dir)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                         timeout=300, check=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
 
-    return f"libopenhip_cpu_runtime-{runtime_lib._source_key(CpuPlatform().compiler_identity())}.so"
+
+def runtime_name() -> str:
+    key = fresh_value("runtime_lib._source_key(CpuPlatform().compiler_identity())")
+    return f"libopenhip_cpu_runtime-{key}.so"
 
 
 @pytest.fixture(scope="module")
@@ -244,8 +256,9 @@ def test_swapped_precompiled_header_never_reaches_a_kernel(warm_cache, tmp_path,
     found = cpu_or_skip()
     if found.is_clang:
         pytest.skip("precompiled headers are GCC's")
-    (pch_dir,) = list((warm_cache / "cpu-pch").iterdir())
-    header = pch_dir / "openhip_pch.h"
+    header = Path(fresh_value('cc._pch_header(cc.find_compiler()[0], [cc.DEFAULT_STD, '
+                              '*cc.BASE_FLAGS, "-march=native"])', warm_cache))
+    pch_dir = header.parent
     assert header.read_bytes() == cc._PCH_TEXT
     marker = tmp_path / "marker"
     header.write_text(textwrap.dedent(f"""
