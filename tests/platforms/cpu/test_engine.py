@@ -96,9 +96,11 @@ def test_deadlock_is_an_error_not_a_hang(cpu, dev, kernel):
 
 
 def test_barrier_reached_in_loop_mode_fails(cpu, dev, tmp_path):
-    # The scan cannot see into the header, so the kernel is compiled in loop mode.
+    # The scan cannot see into a header named through a macro (it follows plain
+    # `#include "..."` lines), so the kernel is compiled in loop mode.
     (tmp_path / "hidden_sync.h").write_text("inline void hidden() { __syncthreads(); }\n")
-    src = '#include "hidden_sync.h"\n__global__ void k(int* o) { hidden(); o[threadIdx.x] = 1; }\n'
+    src = ('#define HIDDEN "hidden_sync.h"\n#include HIDDEN\n'
+           '__global__ void k(int* o) { hidden(); o[threadIdx.x] = 1; }\n')
     program, _, fn = build(cpu, src, options=(f"-I{tmp_path}",))
     assert program.metadata["kernels"]["k"]["mode"] == "loop"
     d = dev.empty(4 * 32)
