@@ -55,6 +55,13 @@ def test_accepted_options_pass(opt):
     assert flags == [opt]
 
 
+@pytest.mark.parametrize("options", [["-DX=1\n#include </etc/passwd>"], ["-D", "X\r\n#line 1"],
+                                     ["-Wall\0"], ["-I", "/tmp\n"]])
+def test_line_breaks_in_options_are_refused(options):
+    with pytest.raises(ValueError, match="line breaks"):
+        normalize_options(options)
+
+
 def test_split_forms_and_ignored_gpu_options(tmp_path):
     flags, std = normalize_options(["-D", "N=4", "-I", str(tmp_path), "-std=c++20",
                                     "--gpu-architecture=sm_90", "-lineinfo"])

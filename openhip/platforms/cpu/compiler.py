@@ -154,10 +154,15 @@ def normalize_options(options: Sequence[str]) -> tuple[list[str], str]:
     Relative ``-I`` paths are made absolute (compilation runs in a temporary directory)."""
     flags: list[str] = []
     std = DEFAULT_STD
+    options = tuple(options)
     it = iter(options)
-    for opt in it:
+    for opt in options:
         if not isinstance(opt, str):
             raise TypeError(f"compile options must be str, not {type(opt).__name__}")
+        if any(c in opt for c in "\n\r\0"):
+            # a newline in -D's value would end the #define and start a directive of its own
+            raise ValueError(f"compile option {opt!r}: line breaks and NUL are not accepted")
+    for opt in it:
         if _STD.match(opt):
             std = "-std=" + opt.split("=", 1)[1]
         elif opt.startswith(("-std=", "--std=")):
