@@ -7,6 +7,7 @@ in the same run.
   warp-shuffle inclusive scan over 2^24 ints            vs a plain serial C++ scan (and fibers)
   shared-tile transpose with cg::sync, 4096^2 floats    vs the naive transpose (loop mode)
   256-thread tree reduction, one multi-declarator line  vs the same in two declarations
+  the same reduction in the corpus's other styles       vs the two-declaration form
   the corpus (tests/kernels/corpus): kernels per mode, with this splitter and, given
       --before DIR (an older openhip tree, e.g. from `git archive`), with that one
 
@@ -172,6 +173,37 @@ def bench_declarators(hip, mods, repeats: int) -> dict:
     return out
 
 
+def bench_style_variants(hip, repeats: int) -> dict:
+    """The 256-thread reduction of tests/kernels/corpus/styles.hip in each of its styles,
+    split and as fibers, against the two-declaration form split (a style that costs much
+    more than that one is a style the splitter does not take)."""
+    src = (HERE.parent / "tests" / "kernels" / "corpus" / "styles.hip").read_text()
+    x = np.random.default_rng(5).integers(0, 4, N).astype(np.float32)
+    dx = hip.asarray(x)
+    partial = hip.zeros(N // 256, np.float32)
+    out: dict = {}
+    for mode in ("regions", "fibers"):
+        os.environ["OPENHIP_CPU_REGIONS"] = "1" if mode == "regions" else "0"
+        mod = hip.Module(src, name="styles.hip")
+        meta = mod.program.metadata["kernels"]
+        for kernel in meta:
+            f = mod.get_function(kernel)
+
+            def run(f=f):
+                f(N // 256, 256, (dx, partial))
+                hip.synchronize()
+
+            t = median_time(run, repeats if mode == "regions" else 1)
+            assert float(partial.get().astype(np.float64).sum()) == float(x.sum(dtype=np.float64))
+            out[f"{kernel}_{mode}_ms"] = t * 1e3
+            out[f"{kernel}_{mode}_mode"] = meta[kernel]["mode"]
+    os.environ["OPENHIP_CPU_REGIONS"] = "1"
+    base = out["red_two_lines_regions_ms"]
+    for key in [k for k in out if k.endswith("_regions_ms")]:
+        out[key.replace("_regions_ms", "_vs_two_lines")] = out[key] / base
+    return out
+
+
 COUNT_MODES = r"""
 import json, sys
 from pathlib import Path
@@ -224,6 +256,7 @@ def main() -> None:
         results["scan"] = bench_scan(hip, mods, dll, ns.repeats, ns.fiber_repeats)
     results["transpose"] = bench_transpose(hip, mods, ns.repeats)
     results["declarators"] = bench_declarators(hip, mods, ns.repeats)
+    results["style_variants"] = bench_style_variants(hip, ns.repeats)
     results["corpus_after"] = corpus_modes(HERE.parent)
     if ns.before is not None:
         results["corpus_before"] = corpus_modes(ns.before)
