@@ -13,6 +13,8 @@ from reliability_child import result, run_child
 
 # SIGINT to this process from another thread after `delay` s; t0 is when it was sent.
 INTERRUPTER = """
+# a child started from a background job inherits SIGINT ignored: Python then installs no handler
+signal.signal(signal.SIGINT, signal.default_int_handler)
 sent = []
 def interrupt_after(delay):
     def fire():

@@ -75,8 +75,8 @@ struct openhip_worker {
   void* fault_addr;
   const char* fault_what;
   void (*on_fault)(openhip_worker* self);
-  // Nonzero *cancel (read with __atomic loads) asks the entry call to stop at the next block
-  // boundary: a block of the launch failed elsewhere, or the launch was cancelled.
+  // Nonzero *cancel (written with __atomic stores, read as a volatile) asks the entry call to
+  // stop at the next block boundary: a block of the launch failed elsewhere, or it was cancelled.
   const int* cancel;
 };
 

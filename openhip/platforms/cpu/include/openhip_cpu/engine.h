@@ -193,15 +193,18 @@ inline const char* kernel_name() { return tstate.kernel ? tstate.kernel : "?"; }
 
 // The start of a block: remembers which block runs (for fault reports; a volatile store, so the
 // compiler keeps it in place) and stops the launch when it was cancelled (abi.h).  Once per
-// block: nothing is added per thread.
+// block: nothing is added per thread.  The flag is read as a volatile, not with __atomic_load:
+// GCC treats an atomic load as a memory clobber, which keeps it from sinking the thread loop's
+// stores to threadIdx and from splitting the loop at its bounds check (loop mode then ran with
+// masked loads, or not vectorised at all: test_loop_mode_vectorises).
 [[noreturn]] __attribute__((noinline, cold)) inline void block_cancelled() {
-  tstate.status = __atomic_load_n(tstate.cancel, __ATOMIC_RELAXED);
+  tstate.status = *static_cast<const volatile int*>(tstate.cancel);
   if (tstate.worker != nullptr) tstate.worker->error[0] = 0;
   __builtin_longjmp(tstate.jb, 1);
 }
 __attribute__((always_inline)) inline void block_boundary(uint64_t blk) {
   tstate.cur_block = blk;
-  if (__builtin_expect(__atomic_load_n(tstate.cancel, __ATOMIC_RELAXED) != 0, 0)) {
+  if (__builtin_expect(*static_cast<const volatile int*>(tstate.cancel) != 0, 0)) {
     block_cancelled();
   }
 }
