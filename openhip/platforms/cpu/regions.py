@@ -53,7 +53,7 @@ __all__ = ["RegionPlan", "split_kernels", "PREFIX"]
 
 #: the first 12 hex digits of rewrite.py's SHA-256: the compile cache keys on this file's text
 #: (platform._regions_digest), so a change of rewrite.py changes this line too (a test checks).
-REWRITE_DIGEST = "e1486ba07e77"
+REWRITE_DIGEST = "5cc1d23b2dbf"
 
 #: prefix of the generated functions: ``ns::k`` becomes ``ns::__openhip_rg_k``.
 PREFIX = "__openhip_rg_"

@@ -354,6 +354,7 @@ def inline_helpers(data: bytes, body, root, sync_names: set[str], counter: list[
     if not helpers:
         return []
     decl_types = _declared_types(data, body)
+    kernel_names = _declared_names(data, body)
     by_stmt: dict[int, list] = {}
     stmts = {}
     for node in _walk(body):
@@ -384,7 +385,7 @@ def inline_helpers(data: bytes, body, root, sync_names: set[str], counter: list[
         for call, helper, targs in calls:
             n = counter[0]
             counter[0] += 1
-            code = _inline_one(data, call, helper, targs, n, decl_types)
+            code = _inline_one(data, call, helper, targs, n, decl_types, kernel_names)
             if code is None:
                 ok = False
                 break
@@ -431,6 +432,20 @@ def _declared_types(data: bytes, body) -> dict[str, str]:
     return out
 
 
+def _declared_names(data: bytes, body) -> set[str]:
+    """Every name the kernel declares (parameters and locals of any shape)."""
+    out: set[str] = set()
+    func = body.parent
+    decl = func.child_by_field_name("declarator") if func is not None else None
+    for n in list(_walk(decl) if decl is not None else ()) + list(_walk(body)):
+        if n.type in ("parameter_declaration", "declaration", "optional_parameter_declaration"):
+            for d in n.children_by_field_name("declarator"):
+                ident = _ident_of(d)
+                if ident is not None:
+                    out.add(_text(data, ident))
+    return out
+
+
 def _render(data: bytes, node, replaced: dict[int, str]) -> str:
     """``node``'s text with each node whose id is in ``replaced`` replaced (newlines kept)."""
     if node.id in replaced:
@@ -452,7 +467,8 @@ def _nodes_by_id(node, ids: dict[int, str]) -> list:
 
 
 def _inline_one(data: bytes, call, helper: _Helper, targs, n: int,
-                decl_types: dict[str, str]) -> tuple[str, str | None] | None:
+                decl_types: dict[str, str], kernel_names: set[str] = frozenset()
+                ) -> tuple[str, str | None] | None:
     """(text to put before the calling statement, the expression the call becomes or None for
     a void helper) or None when the call cannot be inlined exactly."""
     body = helper.node.child_by_field_name("body")
@@ -527,6 +543,11 @@ def _inline_one(data: bytes, call, helper: _Helper, targs, n: int,
                for d in [_ident_of(d0)] if d is not None}
     renames = {name: name + suffix for name in locals_}
     renames.update(values)
+    pnames = {p[1] for p in params}
+    free = {_text(data, x) for x in _walk(body) if x.type == "identifier"} - locals_ - pnames - \
+        set(values)
+    if free & kernel_names:
+        return None  # the body names something the kernel declares too: it would be captured
     binds: list[str] = []
     for i, (ptype, pname, default, kind) in enumerate(params):
         if i < len(args):

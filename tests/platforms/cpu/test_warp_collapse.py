@@ -449,3 +449,38 @@ def test_reasons_name_lines():
           "  if (v) v = __shfl_xor(v, 1);\n  o[threadIdx.x] = v;\n}\n"
     ok, reason = plans(src)["k"]
     assert not ok and re.search(r"line 3\b", reason), reason
+
+
+def test_helper_names_are_not_captured(cpu_device, monkeypatch):
+    # the helper's own locals are renamed (the kernel's `acc` and `i` are not touched); a
+    # helper naming a global the kernel shadows with a local is not inlined
+    src = r"""
+    __constant__ int bias[1];
+    __device__ int shifted(int v) {
+      int acc = 0;
+      for (int i = 0; i < 3; ++i) { acc += __shfl_xor_sync(0xffffffffu, v + i, 1); }
+      __syncwarp();
+      return acc + bias[0];
+    }
+    __global__ void uses(const int* in, int* out) {
+      int acc = in[threadIdx.x], i = 100;
+      acc = shifted(acc) + i;
+      out[threadIdx.x] = acc;
+    }
+    __global__ void shadows(const int* in, int* out) {
+      int bias = 7;
+      out[threadIdx.x] = shifted(in[threadIdx.x]) + bias;
+    }
+    """
+    found = plans(src)
+    assert found["uses"][0], found["uses"]
+    assert not found["shadows"][0] and "shifted" in found["shadows"][1]
+    mods = both(src, monkeypatch, {"uses": "regions", "shadows": "fibers"})
+    mods["regions"].get_global("bias").set(np.array([5], np.int32))
+    mods["fibers"].get_global("bias").set(np.array([5], np.int32))
+    x = RNG.integers(-9, 9, 64).astype(np.int32)
+    got = run_both(mods, "uses", 1, 64, lambda: (hip.asarray(x), hip.zeros(64, np.int32)))[0]
+    partner = x[np.arange(64) ^ 1]
+    np.testing.assert_array_equal(got, 3 * partner + 3 + 5 + 100)
+    got = run_both(mods, "shadows", 1, 64, lambda: (hip.asarray(x), hip.zeros(64, np.int32)))[0]
+    np.testing.assert_array_equal(got, 3 * partner + 3 + 5 + 7)
