@@ -3,7 +3,9 @@ and every local header it includes (``#include "util.cuh"``, or ``<...>`` found 
 directory), recursively.
 
 Each translated header is written to the compile cache directory (``cuda-headers/``, one stable
-path per original file, replaced atomically) and the include line that named it is pointed at
+path per original file, replaced atomically; only into a cache directory that
+``openhip.compiler.trust`` accepts — the user's own, ``0700`` — else into the process's private
+directory, so no other user can swap a header between its translation and the compile) and the include line that named it is pointed at
 the translated copy (on the same line, so line numbers stay the user's). A last comment line
 lists the digest of every translated header, so the compile cache key covers their contents.
 System headers (not found under the source's directory, the working directory or a ``-I``
@@ -17,7 +19,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from .. import config
+from ..compiler import trust
 
 __all__ = ["translate_cuda", "include_dirs"]
 
@@ -89,12 +91,24 @@ class _Translator:
         source = Path(original).read_text(encoding="utf-8", errors="replace")
         text = self.rewrite(translate(source, filename=original), os.path.dirname(original))
         self.digests[original] = hashlib.sha256(text.encode()).hexdigest()[:16]
-        target.parent.mkdir(parents=True, exist_ok=True)
-        if not (target.is_file() and target.read_text(encoding="utf-8") == text):
-            tmp = target.with_name(f".{target.name}.{os.getpid()}")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, target)
+        data = text.encode("utf-8")
+        trust.make_private_dirs(target.parent)
+        if trust.read_artifact(target) != data:
+            trust.write_artifact(target, data)
         return str(target)
+
+
+def _headers_dir() -> Path:
+    """Where translated headers go: ``cuda-headers/`` of a trusted cache directory, else the
+    process's private directory."""
+    root = trust.cache_root()
+    if root is not None:
+        try:
+            return root.subdir("cuda-headers")
+        except OSError as exc:
+            trust.warn_once(root.path, f"compile cache directory {root.path} is not usable "
+                            f"({exc}); translated CUDA headers go to a private directory")
+    return trust.private_dir().subdir("cuda-headers")
 
 
 def translate_cuda(source: str, name: str, options: Sequence[str] = ()) -> str:
@@ -104,7 +118,7 @@ def translate_cuda(source: str, name: str, options: Sequence[str] = ()) -> str:
 
     text = translate(source, filename=name)
     includer = os.path.dirname(os.path.abspath(name)) if os.path.dirname(name) else None
-    tr = _Translator(include_dirs(options), config.cache_dir() / "cuda-headers")
+    tr = _Translator(include_dirs(options), _headers_dir())
     text = tr.rewrite(text, includer)
     if tr.digests:
         listed = " ".join(f"{os.path.basename(k)}={v}" for k, v in sorted(tr.digests.items()))

@@ -2,7 +2,11 @@
 
 The engine is a small CPython extension: g++ (or ``$CXX``) compiles it once per source,
 compiler, Python and CPU; the result lives under ``openhip.config.cache_dir()/ccl`` (written to a
-temporary file, then renamed; a file lock keeps concurrent ranks from compiling twice).
+temporary file, then renamed; a file lock keeps concurrent ranks from compiling twice). It is
+trusted as the compile cache is (``openhip.compiler.trust``): the directory must be the user's
+own, and the library is loaded only when the HMAC recorded next to it by this user's process
+verifies; anything else is rebuilt. Where the cache cannot be used, it is built into the
+process's private directory.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from pathlib import Path
 from types import ModuleType
 
 from openhip import config
+from openhip.compiler import trust
 from openhip.errors import CclError
 
 _SOURCE = Path(__file__).with_name("shm_engine.cpp")
@@ -70,19 +75,80 @@ def _key(cxx: str) -> str:
     return h.hexdigest()[:20]
 
 
-def _build(cxx: str, out: Path) -> None:
+def _build(cxx: str, directory: Path) -> bytes:
+    """Compile the engine in ``directory`` (a private one) and return the library's bytes."""
     include = sysconfig.get_paths()["include"]
     if not (Path(include) / "Python.h").exists():
         raise CclError(f"Python.h not found in {include}: install the Python development headers")
-    fd, tmp = tempfile.mkstemp(prefix=out.name + ".", suffix=".tmp", dir=out.parent)
+    fd, tmp = tempfile.mkstemp(prefix=".build-", suffix=".so", dir=directory)
     os.close(fd)
-    cmd = [cxx, "-O3", "-march=native", "-std=c++17", "-shared", "-fPIC", "-fno-strict-aliasing",
-           f"-I{include}", str(_SOURCE), "-o", tmp, "-lrt"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
-    if proc.returncode != 0:
-        os.unlink(tmp)
-        raise CclError(f"building the shm engine failed ({' '.join(cmd)}):\n{proc.stderr}")
-    os.replace(tmp, out)
+    try:
+        cmd = [cxx, "-O3", "-march=native", "-std=c++17", "-shared", "-fPIC",
+               "-fno-strict-aliasing", f"-I{include}", str(_SOURCE), "-o", tmp, "-lrt"]
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=300,
+                              stdin=subprocess.DEVNULL)
+        if proc.returncode != 0:
+            raise CclError(f"building the shm engine failed ({' '.join(cmd)}):\n{proc.stderr}")
+        data = trust.read_artifact(Path(tmp))
+        if not data:
+            raise CclError(f"building the shm engine wrote no library ({tmp})")
+        return data
+    finally:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+
+
+def _label(name: str) -> str:
+    return f"ccl-engine {name}"
+
+
+def _verified(directory: Path, name: str, place: trust.TrustedDir) -> bool:
+    data = trust.read_artifact(directory / name)
+    mac = trust.read_artifact(directory / f"{name}.mac")
+    return data is not None and mac is not None and place.verify(mac, _label(name), data)
+
+
+def _install(directory: Path, name: str, data: bytes, place: trust.TrustedDir) -> Path:
+    """``data`` as ``directory/name``, its MAC written first (a reader in between rebuilds)."""
+    trust.write_artifact(directory / f"{name}.mac", place.mac(_label(name), data))
+    trust.write_artifact(directory / name, data)
+    return directory / name
+
+
+def _library_path(cxx: str, name: str) -> Path:
+    """A verified engine library: the cached one when its MAC verifies, else a fresh build
+    (installed into the cache when the cache is usable, else kept privately)."""
+    root = trust.cache_root()
+    directory = None
+    if root is not None:
+        try:
+            directory = root.subdir("ccl")
+        except OSError as exc:
+            trust.warn_once(root.path, f"compile cache directory {root.path} is not usable "
+                            f"({exc}); the ccl engine is built privately")
+    if root is not None and directory is not None:
+        if _verified(directory, name, root):
+            return directory / name
+        with open(directory / ".build.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                if _verified(directory, name, root):  # another rank built it meanwhile
+                    return directory / name
+                data = _build(cxx, trust.private_dir().path)
+                try:
+                    return _install(directory, name, data, root)
+                except OSError as exc:
+                    trust.warn_once(root.path, f"cannot write the ccl engine into {directory} "
+                                    f"({exc}); using a private copy for this process")
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
+    else:
+        data = _build(cxx, trust.private_dir().path)
+    private = trust.private_dir()
+    try:
+        return _install(private.path, name, data, private)
+    except OSError as exc:
+        raise CclError(f"cannot write the ccl engine library anywhere: {exc}") from None
 
 
 def load() -> ModuleType:
@@ -94,17 +160,8 @@ def load() -> ModuleType:
         if _module is not None:
             return _module
         cxx = _compiler()
-        directory = config.cache_dir() / "ccl"
-        directory.mkdir(parents=True, exist_ok=True)
-        out = directory / f"_ohccl_shm-{_key(cxx)}{sysconfig.get_config_var('EXT_SUFFIX') or '.so'}"
-        if not out.exists():
-            with open(directory / ".build.lock", "w") as lock:
-                fcntl.flock(lock, fcntl.LOCK_EX)
-                try:
-                    if not out.exists():
-                        _build(cxx, out)
-                finally:
-                    fcntl.flock(lock, fcntl.LOCK_UN)
+        name = f"_ohccl_shm-{_key(cxx)}{sysconfig.get_config_var('EXT_SUFFIX') or '.so'}"
+        out = _library_path(cxx, name)
         loader = importlib.machinery.ExtensionFileLoader("_ohccl_shm", str(out))
         spec = importlib.util.spec_from_file_location("_ohccl_shm", str(out), loader=loader)
         assert spec is not None
