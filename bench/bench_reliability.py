@@ -50,6 +50,24 @@ CHILD = textwrap.dedent("""
             hip.synchronize()
         rt.append((time.perf_counter() - t0) / 500 * 1e6)
     out["launch_sync_us"] = statistics.median(rt)
+    # kernel time alone (events around the launch): the reduction and saxpy, medians of 25
+    x = hip.asarray(np.random.default_rng(1).random(b.N, dtype=np.float32))
+    y = hip.zeros(b.N, np.float32)
+    partial = hip.zeros(b.N // 256, np.float32)
+    red = hip.Module(b.REDUCE).get_function("block_sum")
+    sax = hip.Module(b.SAXPY).get_function("saxpy_int")
+    e0, e1 = hip.Event(), hip.Event()
+    def kernel_ms(launch):
+        ts = []
+        for _ in range(25):
+            e0.record()
+            launch()
+            e1.record()
+            e1.synchronize()
+            ts.append(hip.Event.elapsed_time(e0, e1))
+        return statistics.median(ts)
+    out["reduce_kernel_ms"] = kernel_ms(lambda: red(b.N // 256, 256, (x, partial, b.N)))
+    out["saxpy_kernel_ms"] = kernel_ms(lambda: sax((b.N + 255) // 256, 256, (2.0, x, y, b.N)))
     if hasattr(hip, "reset_device"):   # the interrupt latency (the old tree never returns)
         signal.signal(signal.SIGINT, signal.default_int_handler)  # even from a background job
         spin = hip.Module(open("tests/reliability/fault_kernels.hip").read()).get_function(
@@ -100,7 +118,8 @@ def main() -> int:
             r = run(tree)
             rows[name].append(r)
             print(name, i, json.dumps({k: round(v, 3) for k, v in r.items()}), flush=True)
-    keys = ["saxpy_int", "saxpy_size_t", "reduce_slowdown", "launch_us", "launch_sync_us"]
+    keys = ["saxpy_int", "saxpy_size_t", "reduce_slowdown", "launch_us", "launch_sync_us",
+            "reduce_kernel_ms", "saxpy_kernel_ms"]
     summary = {name: {k: statistics.median(r[k] for r in rs) for k in keys}
                for name, rs in rows.items()}
     lat = [r["interrupt_latency_ms"] for r in rows["after"] if "interrupt_latency_ms" in r]

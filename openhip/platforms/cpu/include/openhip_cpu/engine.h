@@ -202,11 +202,18 @@ inline const char* kernel_name() { return tstate.kernel ? tstate.kernel : "?"; }
   if (tstate.worker != nullptr) tstate.worker->error[0] = 0;
   __builtin_longjmp(tstate.jb, 1);
 }
-__attribute__((always_inline)) inline void block_boundary(uint64_t blk) {
-  tstate.cur_block = blk;
-  if (__builtin_expect(*static_cast<const volatile int*>(tstate.cancel) != 0, 0)) {
-    block_cancelled();
-  }
+// The two words a block loop touches, addressed once before the loop (a TLS lookup per block
+// would be a __tls_get_addr call per block in a shared object).
+struct BlockWatch {
+  volatile uint64_t* cur_block;
+  const volatile int* cancel;
+};
+__attribute__((always_inline)) inline BlockWatch block_watch() {
+  return BlockWatch{&tstate.cur_block, static_cast<const volatile int*>(tstate.cancel)};
+}
+__attribute__((always_inline)) inline void block_boundary(const BlockWatch& w, uint64_t blk) {
+  *w.cur_block = blk;
+  if (__builtin_expect(*w.cancel != 0, 0)) block_cancelled();
 }
 
 // A barrier or warp function reached by a kernel compiled in loop mode: the results would be
@@ -572,8 +579,9 @@ __attribute__((noinline)) void loop_blocks(const openhip_launch* L, uint64_t b0,
   blockDim.z = bz;
   unsigned ix, iy, iz;
   first_block(b0, gx, gy, ix, iy, iz);
+  const BlockWatch watch = block_watch();
   for (uint64_t blk = b0; blk < b1; ++blk) {
-    block_boundary(blk);
+    block_boundary(watch, blk);
     if (Form != 0) {
       if (bx > 1024u || ix * bx > 0x7fffffffu - 1024u) __builtin_unreachable();
     }
@@ -704,8 +712,9 @@ __attribute__((noinline)) void region_blocks(const openhip_launch* L, uint64_t b
   blockDim.z = L->block[2];
   unsigned ix, iy, iz;
   first_block(b0, gx, gy, ix, iy, iz);
+  const BlockWatch watch = block_watch();
   for (uint64_t blk = b0; blk < b1; ++blk) {
-    block_boundary(blk);
+    block_boundary(watch, blk);
     blockIdx.x = ix;
     blockIdx.y = iy;
     blockIdx.z = iz;
@@ -828,8 +837,9 @@ __attribute__((noinline)) inline int fiber_run(const openhip_launch* L, openhip_
   tstate.block = b;
   unsigned ix, iy, iz;
   first_block(b0, gx, gy, ix, iy, iz);
+  const BlockWatch watch = block_watch();
   for (uint64_t blk = b0; blk < b1; ++blk) {
-    block_boundary(blk);
+    block_boundary(watch, blk);
     blockIdx.x = ix;
     blockIdx.y = iy;
     blockIdx.z = iz;
