@@ -53,7 +53,7 @@ __all__ = ["RegionPlan", "split_kernels", "PREFIX"]
 
 #: the first 12 hex digits of rewrite.py's SHA-256: the compile cache keys on this file's text
 #: (platform._regions_digest), so a change of rewrite.py changes this line too (a test checks).
-REWRITE_DIGEST = "5cc1d23b2dbf"
+REWRITE_DIGEST = "d461eaeefb3e"
 
 #: prefix of the generated functions: ``ns::k`` becomes ``ns::__openhip_rg_k``.
 PREFIX = "__openhip_rg_"
@@ -555,7 +555,7 @@ class _Kernel:
         if fn is not None and self.t(fn).startswith("::openhip::detail::wc_"):
             # the lane buffer functions of warp.h take their operands by value, but for
             # __match_all_sync's predicate (its last argument, by reference)
-            return self.t(fn).startswith("::openhip::detail::wc_match_all") and index == 5
+            return self.t(fn).startswith("::openhip::detail::wc_match_all") and index == 7
         if fn is None or fn.type != "identifier" or fn.id in self.resolved:
             return True
         name = self.t(fn)
@@ -1335,10 +1335,18 @@ class _Kernel:
             out.append(f"__oh_guard[{guard}u * __oh_n + __oh_lt] = 0;\n")
         if self.returns:
             out.append("if (__oh_exited[__oh_lt]) continue;\n")
+        # guard flags: 1 the if's condition held, 2 it did not, 0 the thread is not there
         for g, branch in self.guard_stack:
-            out.append(f"if ({'!' if branch else ''}__oh_guard[{g}u * __oh_n + __oh_lt]) "
+            out.append(f"if (__oh_guard[{g}u * __oh_n + __oh_lt] != {1 if branch else 2}) "
                        "continue;\n")
         out.append("{\n")
+        if self.warp_sites:
+            # the lanes a warp function here may read: those under the same branch
+            inner = f"__oh_guard + {self.guard_stack[-1][0]}u * __oh_n" if self.guard_stack \
+                else "nullptr"
+            value = (1 if self.guard_stack[-1][1] else 2) if self.guard_stack else 0
+            out.append(f"[[maybe_unused]] const unsigned char* const __oh_wg = {inner}; "
+                       f"[[maybe_unused]] const unsigned __oh_wgv = {value};\n")
         # what this region uses from earlier ones
         used = {self.resolved[u.id] for s in stmts for u in _walk(s)
                 if u.type == "identifier" and u.id in self.resolved}
@@ -1370,7 +1378,7 @@ class _Kernel:
                 out.append(f"__oh_T{i}& {d.name} = __oh_v{i}[__oh_lt];\n")
         if guard is not None:
             out.append(self.line(first) + f"__oh_guard[{guard}u * __oh_n + __oh_lt] = "
-                       f"({self._thread_text(first, label)}) ? 1 : 0;\n")
+                       f"({self._thread_text(first, label)}) ? 1 : 2;\n")
         for s in stmts if guard is None else ():
             out.append(self.line(s) + self._thread_text(s, label) + "\n")
         for d in self.promoted:

@@ -659,8 +659,9 @@ def expand_warp_calls(data: bytes, body, macros: dict[str, str]) -> WarpExpansio
         wc_put(__oh_wc + K * __oh_n, __oh_lt, (operand)); ... __openhip_wsplit(); S'
 
     where ``S'`` is ``S`` with each call replaced by its read (calls nested in another's
-    arguments split first).  ``__oh_wc``, ``__oh_n``, ``__oh_lt`` and ``__oh_wx`` (the exited
-    flags) are the split function's.  Calls in other positions are left (the kernel then runs
+    arguments split first).  ``__oh_wc``, ``__oh_nw``, ``__oh_n``, ``__oh_lt``, ``__oh_wx``
+    (the exited flags) and ``__oh_wg``/``__oh_wgv`` (the guard of the enclosing if) are the
+    split function's.  Calls in other positions are left (the kernel then runs
     as fibers)."""
     calls_by_stmt: dict[int, list] = {}
     stmts: dict[int, object] = {}
@@ -751,7 +752,7 @@ def expand_warp_calls(data: bytes, body, macros: dict[str, str]) -> WarpExpansio
                 targ = f"<::openhip::detail::wc_t<decltype({rest[0]})>>"
             tail = "".join(", " + a for a in [mask] + read_args)
             replaced[c.id] = (f"::openhip::detail::{helper}{targ}({buf}, __oh_lt, __oh_n, "
-                              f"__oh_wx{tail})")
+                              f"__oh_wx, __oh_wg, __oh_wgv{tail})")
         if not ok:
             continue
         pre = []

@@ -484,3 +484,22 @@ def test_helper_names_are_not_captured(cpu_device, monkeypatch):
     np.testing.assert_array_equal(got, 3 * partner + 3 + 5 + 100)
     got = run_both(mods, "shadows", 1, 64, lambda: (hip.asarray(x), hip.zeros(64, np.int32)))[0]
     np.testing.assert_array_equal(got, 3 * partner + 3 + 5 + 7)
+
+
+def test_lanes_that_skip_a_full_mask_shuffle_read_as_fibers_read_them(cpu_device, monkeypatch):
+    # undefined on a GPU (the mask names lanes that never arrive): the split kernel gives what
+    # the fibers give (the missing lanes read as 0), never a stale value of another block
+    src = r"""
+    __global__ void k(const int* in, int* out) {
+      const int lane = threadIdx.x & 31;
+      int v = in[blockIdx.x * blockDim.x + threadIdx.x];
+      if (lane < 16) {
+        v += __shfl_xor_sync(0xffffffffu, v, 16);
+      }
+      out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+    }"""
+    mods = both(src, monkeypatch, {"k": "regions"})
+    x = RNG.integers(1, 100, 4 * 64).astype(np.int32)
+    got = run_both(mods, "k", 4, 64, lambda: (hip.asarray(x), hip.zeros(x.size, np.int32)))[0]
+    want = x  # lanes 0-15 add 0 from the lanes that left, lanes 16-31 keep their value
+    np.testing.assert_array_equal(got, want)

@@ -242,8 +242,10 @@ OPENHIP_LANG_FN unsigned long long __match_all_sync(MaskT mask, T value, int* pr
 // it deposits each thread's operand in the call's own slot of a per-thread buffer (wc_put*), and
 // the region after reads the lanes it wants (wc_*).  The regions are loops over the block's
 // threads, so every lane deposited before any reads: the fibers' warp_exchange, with no switch.
-// Participants are those of the fibers: the lanes in the mask that exist and have not exited,
-// and the caller; a lane that does not participate reads 0 (warp_complete).
+// Participants are those of the fibers: the lanes in the mask that exist, have not exited and
+// are not held back by the if the call is under (gd: that if's guard flags, gv: the value of a
+// lane that takes this branch; null when none), and the caller; a lane that does not
+// participate reads 0 (warp_complete).
 namespace openhip {
 namespace detail {
 // The type a shuffle of `var` returns (CUDA's T, deduced from the argument by value).
@@ -266,23 +268,25 @@ __attribute__((always_inline)) inline void wc_put_pred(uint64_t* b, unsigned lt,
 }
 // The participants of thread `lt`'s warp (n threads in the block; ex: exited flags or null).
 __attribute__((always_inline)) inline uint64_t wc_part(unsigned lt, unsigned n,
-                                                       const unsigned char* ex, uint64_t mask) {
+                                                       const unsigned char* ex, const unsigned char* gd, unsigned gv, uint64_t mask) {
   const unsigned base = lt & ~31u;
   uint64_t part = 0;
   for (unsigned l = 0; l < 32; ++l) {
     const unsigned g = base + l;
-    if (g < n && (ex == nullptr || !ex[g])) part |= uint64_t(1) << l;
+    if (g < n && (ex == nullptr || !ex[g]) && (gd == nullptr || gd[g] == gv))
+      part |= uint64_t(1) << l;
   }
   return (part & mask) | (uint64_t(1) << (lt & 31u));
 }
 // Branch-free (the lane loops vectorise): the buffers hold whole warps (wc_words), so b[g] is
 // always inside them; what a non-participant deposited (or never did) is masked to 0.
 __attribute__((always_inline)) inline uint64_t wc_get(const uint64_t* b, unsigned lt, unsigned n,
-                                                      const unsigned char* ex, uint64_t mask,
+                                                      const unsigned char* ex, const unsigned char* gd, unsigned gv, uint64_t mask,
                                                       int src) {
   const unsigned l = (unsigned)src & 31u, g = (lt & ~31u) + l;
-  bool ok = ((mask >> l) & 1u) && g < n;
+  bool ok = (((uint32_t)mask >> l) & 1u) && g < n;
   if (ex != nullptr) ok = ok && !ex[g];
+  if (gd != nullptr) ok = ok && gd[g] == gv;
   ok = ok || g == lt;
   const uint64_t v = b[g];
   return ok ? v : 0;
@@ -291,41 +295,41 @@ __attribute__((always_inline)) inline uint64_t wc_get(const uint64_t* b, unsigne
 __attribute__((always_inline)) inline unsigned wc_words(unsigned n) { return (n + 31u) & ~31u; }
 template <class T, class M>
 __attribute__((always_inline)) inline T wc_shfl(const uint64_t* b, unsigned lt, unsigned n,
-                                                const unsigned char* ex, M mask, int src_lane,
+                                                const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask, int src_lane,
                                                 int width = openhip::lang::kWarpSize) {
-  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, openhip::lang::mask64(mask),
+  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
       openhip::lang::src_idx((int)(lt & 31u), src_lane, width)));
 }
 template <class T, class M>
 __attribute__((always_inline)) inline T wc_shfl_up(const uint64_t* b, unsigned lt, unsigned n,
-                                                   const unsigned char* ex, M mask,
+                                                   const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask,
                                                    unsigned delta,
                                                    int width = openhip::lang::kWarpSize) {
-  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, openhip::lang::mask64(mask),
+  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
       openhip::lang::src_up((int)(lt & 31u), delta, width)));
 }
 template <class T, class M>
 __attribute__((always_inline)) inline T wc_shfl_down(const uint64_t* b, unsigned lt, unsigned n,
-                                                     const unsigned char* ex, M mask,
+                                                     const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask,
                                                      unsigned delta,
                                                      int width = openhip::lang::kWarpSize) {
-  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, openhip::lang::mask64(mask),
+  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
       openhip::lang::src_down((int)(lt & 31u), delta, width)));
 }
 template <class T, class M>
 __attribute__((always_inline)) inline T wc_shfl_xor(const uint64_t* b, unsigned lt, unsigned n,
-                                                    const unsigned char* ex, M mask,
+                                                    const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask,
                                                     int lane_mask,
                                                     int width = openhip::lang::kWarpSize) {
-  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, openhip::lang::mask64(mask),
+  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
       openhip::lang::src_xor((int)(lt & 31u), lane_mask, width)));
 }
 // The bits of the participants whose deposited value is nonzero (__ballot's lanes).
 template <class M>
 __attribute__((always_inline)) inline uint64_t wc_ballot(const uint64_t* b, unsigned lt,
-                                                         unsigned n, const unsigned char* ex,
+                                                         unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv,
                                                          M mask) {
-  const uint64_t part = wc_part(lt, n, ex, openhip::lang::mask64(mask));
+  const uint64_t part = wc_part(lt, n, ex, gd, gv, openhip::lang::mask64(mask));
   const unsigned base = lt & ~31u;
   uint64_t r = 0;
   for (unsigned l = 0; l < 32; ++l)
@@ -334,29 +338,29 @@ __attribute__((always_inline)) inline uint64_t wc_ballot(const uint64_t* b, unsi
 }
 template <class M>
 __attribute__((always_inline)) inline unsigned long long wc_ballot_sync(
-    const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M mask) {
-  return wc_ballot(b, lt, n, ex, mask) & openhip::lang::mask64(mask);
+    const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask) {
+  return wc_ballot(b, lt, n, ex, gd, gv, mask) & openhip::lang::mask64(mask);
 }
 template <class M>
 __attribute__((always_inline)) inline int wc_any(const uint64_t* b, unsigned lt, unsigned n,
-                                                 const unsigned char* ex, M mask) {
-  return wc_ballot(b, lt, n, ex, mask) != 0;
+                                                 const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask) {
+  return wc_ballot(b, lt, n, ex, gd, gv, mask) != 0;
 }
 template <class M>
 __attribute__((always_inline)) inline int wc_all(const uint64_t* b, unsigned lt, unsigned n,
-                                                 const unsigned char* ex, M mask) {
-  return wc_ballot(b, lt, n, ex, mask) == wc_part(lt, n, ex, openhip::lang::mask64(mask));
+                                                 const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask) {
+  return wc_ballot(b, lt, n, ex, gd, gv, mask) == wc_part(lt, n, ex, gd, gv, openhip::lang::mask64(mask));
 }
 template <class M>
 __attribute__((always_inline)) inline int wc_uni(const uint64_t* b, unsigned lt, unsigned n,
-                                                 const unsigned char* ex, M mask) {
-  const uint64_t v = wc_ballot(b, lt, n, ex, mask);
-  return v == 0 || v == wc_part(lt, n, ex, openhip::lang::mask64(mask));
+                                                 const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask) {
+  const uint64_t v = wc_ballot(b, lt, n, ex, gd, gv, mask);
+  return v == 0 || v == wc_part(lt, n, ex, gd, gv, openhip::lang::mask64(mask));
 }
 template <class T, class M, class F>
 __attribute__((always_inline)) inline T wc_reduce(const uint64_t* b, unsigned lt, unsigned n,
-                                                  const unsigned char* ex, M mask, F op) {
-  const uint64_t part = wc_part(lt, n, ex, openhip::lang::mask64(mask));
+                                                  const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask, F op) {
+  const uint64_t part = wc_part(lt, n, ex, gd, gv, openhip::lang::mask64(mask));
   const unsigned base = lt & ~31u;
   bool first = true;
   T r{};
@@ -369,33 +373,33 @@ __attribute__((always_inline)) inline T wc_reduce(const uint64_t* b, unsigned lt
   return r;
 }
 template <class T, class M>
-inline T wc_reduce_add(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M m) {
-  return wc_reduce<T>(b, lt, n, ex, m, [](T x, T y) { return (T)(x + y); });
+inline T wc_reduce_add(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
+  return wc_reduce<T>(b, lt, n, ex, gd, gv, m, [](T x, T y) { return (T)(x + y); });
 }
 template <class T, class M>
-inline T wc_reduce_min(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M m) {
-  return wc_reduce<T>(b, lt, n, ex, m, [](T x, T y) { return y < x ? y : x; });
+inline T wc_reduce_min(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
+  return wc_reduce<T>(b, lt, n, ex, gd, gv, m, [](T x, T y) { return y < x ? y : x; });
 }
 template <class T, class M>
-inline T wc_reduce_max(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M m) {
-  return wc_reduce<T>(b, lt, n, ex, m, [](T x, T y) { return y > x ? y : x; });
+inline T wc_reduce_max(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
+  return wc_reduce<T>(b, lt, n, ex, gd, gv, m, [](T x, T y) { return y > x ? y : x; });
 }
 template <class T, class M>
-inline T wc_reduce_and(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M m) {
-  return wc_reduce<T>(b, lt, n, ex, m, [](T x, T y) { return (T)(x & y); });
+inline T wc_reduce_and(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
+  return wc_reduce<T>(b, lt, n, ex, gd, gv, m, [](T x, T y) { return (T)(x & y); });
 }
 template <class T, class M>
-inline T wc_reduce_or(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M m) {
-  return wc_reduce<T>(b, lt, n, ex, m, [](T x, T y) { return (T)(x | y); });
+inline T wc_reduce_or(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
+  return wc_reduce<T>(b, lt, n, ex, gd, gv, m, [](T x, T y) { return (T)(x | y); });
 }
 template <class T, class M>
-inline T wc_reduce_xor(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, M m) {
-  return wc_reduce<T>(b, lt, n, ex, m, [](T x, T y) { return (T)(x ^ y); });
+inline T wc_reduce_xor(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
+  return wc_reduce<T>(b, lt, n, ex, gd, gv, m, [](T x, T y) { return (T)(x ^ y); });
 }
 template <class M>
 inline unsigned long long wc_match_any(const uint64_t* b, unsigned lt, unsigned n,
-                                       const unsigned char* ex, M mask) {
-  const uint64_t part = wc_part(lt, n, ex, openhip::lang::mask64(mask));
+                                       const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask) {
+  const uint64_t part = wc_part(lt, n, ex, gd, gv, openhip::lang::mask64(mask));
   const unsigned base = lt & ~31u;
   uint64_t r = 0;
   for (unsigned l = 0; l < 32; ++l)
@@ -404,8 +408,8 @@ inline unsigned long long wc_match_any(const uint64_t* b, unsigned lt, unsigned 
 }
 template <class M>
 inline unsigned long long wc_match_all(const uint64_t* b, unsigned lt, unsigned n,
-                                       const unsigned char* ex, M mask, int& pred) {
-  const uint64_t part = wc_part(lt, n, ex, openhip::lang::mask64(mask));
+                                       const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask, int& pred) {
+  const uint64_t part = wc_part(lt, n, ex, gd, gv, openhip::lang::mask64(mask));
   const unsigned base = lt & ~31u;
   for (unsigned l = 0; l < 32; ++l) {
     if (((part >> l) & 1u) && b[base + l] != b[lt]) {
