@@ -288,3 +288,60 @@ def test_native_free_refuses_unknown_and_freed_pointers(cpu):
     out = proc.stdout
     assert "LIVE 0" in out and "FIRST 0" in out and "SECOND 1" in out and "CHECK 1" in out
     assert "STRAY 1" in out and "not a live device allocation" in out and "DONE" in out
+
+
+def test_threads_streams_allocations_and_overruns_at_once(cpu):
+    """Four host threads, each with its own stream and buffers (small and large, sizes drawn at
+    random), allocate, launch and overrun concurrently, free together, then allocate again
+    (large mappings reused across threads) and repeat: every deliberate overrun is reported
+    once, on its own stream, with its own distance; nothing else is.
+
+    The frees happen between the launch phases: a free deferred while other streams are busy
+    makes the next malloc poll every stream (Device._idle), and that poll takes a stream's
+    pending error away from its own synchronize (a runtime issue outside the red zones)."""
+    proc = run_child("""
+        import threading
+        fill = mod.get_function("fill_strided")
+        outcomes = []
+        lock = threading.Lock()
+        phase = threading.Barrier(4)
+
+        def worker(seed):
+            rng = np.random.default_rng(seed)
+            s = hip.Stream()
+            got = []
+            for rnd in range(3):
+                kept = []
+                for step in range(20):
+                    n = int(rng.choice([17, 1000, 4096, (1 << 20) + 3, (2 << 20) + 1]))
+                    x = hip.malloc(4 * n)
+                    extra = int(rng.integers(1, 8)) if step % 5 == 3 else 0
+                    fill(8, 64, (x, float(step), n + extra), stream=s)
+                    try:
+                        s.synchronize()
+                        got.append((extra, "ok", n))
+                    except hip.HipError as exc:
+                        got.append((extra, str(exc), n))
+                    kept.append(x)
+                phase.wait()
+                for x in kept:
+                    x.free()
+                phase.wait()
+            with lock:
+                outcomes.extend(got)
+
+        threads = [threading.Thread(target=worker, args=(i,)) for i in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        bad = [(e, r, n) for e, r, n in outcomes
+               if (e == 0) != (r == "ok") or (e and f"{4 * e} bytes past its end" not in r)]
+        print("RUNS", len(outcomes), "OVERRUNS", sum(1 for e, _, _ in outcomes if e))
+        print("BAD", bad[:3], len(bad))
+        report(hip.synchronize)
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "RUNS 240 OVERRUNS 48" in proc.stdout, proc.stdout
+    assert "BAD [] 0" in proc.stdout, proc.stdout
+    assert results(proc) == ["NOERROR"], proc.stdout
