@@ -72,9 +72,14 @@ def bench_reduce(hip, mods, dll, repeats: int, fiber_repeats: int) -> dict:
     dx = hip.asarray(x)
     want = float(x.astype(np.float64).sum())
     out: dict = {}
-    times = np.zeros(repeats, np.float64)
-    dll.plain_sum(x.ctypes.data, N, repeats, times.ctypes.data)
-    out["plain_openmp_ms"] = float(np.median(times)) * 1e3
+    hx = np.asarray(dx)  # the same memory as the kernel reads (the CPU platform shares it)
+    one = np.zeros(1, np.float64)
+
+    def plain() -> float:
+        dll.plain_sum(hx.ctypes.data, N, 1, one.ctypes.data)  # a warm-up run, then one timed
+        return float(one[0])
+
+    plain_all: list[float] = []
     for kernel in ("shfl_block_sum", "cg_block_sum"):
         for grid in (4096, N // 256):
             partial = hip.zeros(grid, np.float32)
@@ -85,16 +90,29 @@ def bench_reduce(hip, mods, dll, repeats: int, fiber_repeats: int) -> dict:
                     f(grid, 256, (dx, partial, np.uint32(N)))
                     hip.synchronize()
 
-                t = median_time(run, repeats if mode == "regions" else fiber_repeats)
+                run()
+                # alternating: the peer and the kernel one after the other, on the same buffer,
+                # so that the cache and the machine's load treat both alike
+                t_k, t_p = [], []
+                for _ in range(repeats if mode == "regions" else fiber_repeats):
+                    t_p.append(plain())
+                    t0 = time.perf_counter()
+                    run()
+                    t_k.append(time.perf_counter() - t0)
                 got = float(partial.get().astype(np.float64).sum())
                 assert got == want, (kernel, mode, got, want)
                 key = f"{kernel}_grid{grid}_{mode}"
-                out[key + "_ms"] = t * 1e3
+                out[key + "_ms"] = statistics.median(t_k) * 1e3
                 out[key + "_mode"] = modes[kernel]
+                if mode == "regions":
+                    out[key + "_plain_ms"] = statistics.median(t_p) * 1e3
+                    plain_all += t_p
             r = out[f"{kernel}_grid{grid}_regions_ms"]
-            out[f"{kernel}_grid{grid}_vs_plain"] = r / out["plain_openmp_ms"]
+            out[f"{kernel}_grid{grid}_vs_plain"] = \
+                r / out[f"{kernel}_grid{grid}_regions_plain_ms"]
             out[f"{kernel}_grid{grid}_fibers_over_regions"] = \
                 out[f"{kernel}_grid{grid}_fibers_ms"] / r
+    out["plain_openmp_ms"] = statistics.median(plain_all) * 1e3
     return out
 
 
@@ -103,10 +121,15 @@ def bench_scan(hip, mods, dll, repeats: int, fiber_repeats: int) -> dict:
     want = np.cumsum(x, dtype=np.int64).astype(np.int32)
     out: dict = {}
     y = np.empty_like(x)
-    times = np.zeros(repeats, np.float64)
-    dll.plain_scan(x.ctypes.data, y.ctypes.data, N, repeats, times.ctypes.data)
+    one = np.zeros(1, np.float64)
+    t_plain: list[float] = []
+
+    def plain() -> None:
+        dll.plain_scan(x.ctypes.data, y.ctypes.data, N, 1, one.ctypes.data)
+        t_plain.append(float(one[0]))
+
+    plain()
     assert np.array_equal(y, want)
-    out["plain_scan_ms"] = float(np.median(times)) * 1e3
     levels = [N // 256, N // 256 // 256, 1]  # blocks per level: 65536, 256, 1
     for mode, (mod, modes) in mods.items():
         scan, add = mod.get_function("shfl_scan"), mod.get_function("add_block_offsets")
@@ -123,10 +146,18 @@ def bench_scan(hip, mods, dll, repeats: int, fiber_repeats: int) -> dict:
             hip.synchronize()
 
         reset = median_time(lambda data=data: (data.set(x), hip.synchronize()), 3)
-        t = median_time(run, repeats if mode == "regions" else fiber_repeats) - reset
+        run()
+        t_k = []
+        for _ in range(repeats if mode == "regions" else fiber_repeats):
+            if mode == "regions":
+                plain()  # alternating with the kernel, as in bench_reduce
+            t0 = time.perf_counter()
+            run()
+            t_k.append(time.perf_counter() - t0 - reset)
         assert np.array_equal(data.get(), want), mode
-        out[f"shfl_scan_{mode}_ms"] = t * 1e3
+        out[f"shfl_scan_{mode}_ms"] = statistics.median(t_k) * 1e3
         out[f"shfl_scan_{mode}_mode"] = modes["shfl_scan"]
+    out["plain_scan_ms"] = statistics.median(t_plain) * 1e3
     out["shfl_scan_vs_plain"] = out["shfl_scan_regions_ms"] / out["plain_scan_ms"]
     out["shfl_scan_fibers_over_regions"] = out["shfl_scan_fibers_ms"] / out["shfl_scan_regions_ms"]
     return out
