@@ -14,10 +14,12 @@
 // Red zones hold a canary: the byte at address a is byte (a % 8) of kCanary, so an aligned
 // 64-bit load of an intact zone reads kCanary.  They are checked
 //   * after each kernel launch completes, on the stream thread, for every buffer one of the
-//     launch's 8-byte arguments points into (redzone_check_launch: runs after the blocks, so
-//     the launch path is untouched), naming the kernel (names registered by ohcpu_register_kernel);
+//     launch's 8-byte arguments points into (check_launch: runs after the blocks, so the
+//     launch path is untouched), naming the kernel (names from ohcpu_register_kernel);
+//     ohcpu_launch_sync (tests, tools) is not checked;
 //   * when the buffer is freed (ohcpu_free_checked), and on request (ohcpu_redzone_check).
-// A damaged zone is reported once: the canary is written back after the report.
+// A damaged zone is reported once: the canary is written back after the report.  A store that
+// jumps over a small buffer's zone, or one equal to the canary byte there, is not seen.
 //
 // The allocation table (address -> size, layout) is authoritative for frees, so a pointer that
 // is not a live allocation (a double free) is refused instead of reaching free().  Freed large
