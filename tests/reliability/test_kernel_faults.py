@@ -186,3 +186,28 @@ def test_bad_pointer_argument_in_kernel_names_the_address():
     """)
     text = result(proc)["error"]
     assert re.search(r"at address 0x7ff000000000\b", text), text
+
+
+def test_faulthandler_enabled_after_start_keeps_kernel_faults_recoverable():
+    # faulthandler.enable() after the runtime started replaces the fault handler; the next
+    # module load puts openhip's first again, chaining to faulthandler for host faults
+    proc = run_child("""
+        import faulthandler
+        x = hip.zeros(256, np.float32)
+        m = module()
+        faulthandler.enable()
+        k = module().get_function("vector_add_wild")
+        k(1, 256, (x, x, x, 256, 7, 0x10))
+        try:
+            hip.synchronize()
+            status = None
+        except hip.HipError as e:
+            status = e.status
+        hip.reset_device()
+        print("STATUS", status, flush=True)
+        import ctypes
+        ctypes.string_at(0x10, 4)
+    """)
+    assert "STATUS hipErrorIllegalAddress" in proc.stdout, (proc.stdout, proc.stderr)
+    assert proc.returncode == -signal.SIGSEGV, (proc.returncode, proc.stderr)
+    assert "Segmentation fault" in proc.stderr

@@ -333,7 +333,9 @@ class CpuPlatform(Platform):
         if program.arch != _cc.host_arch() and program.arch not in ("native", "host"):
             raise HipError("hipErrorNoBinaryForGpu", f"binary built for {program.arch!r}, this "
                            f"host is {_cc.host_arch()!r}", routine="hipModuleLoadData")
-        self._lib()  # kernels run on the runtime's workers: start them first
+        # Kernels run on the runtime's workers: start them first; and make sure the fault
+        # handler is still first in line (faulthandler.enable() since would have replaced it).
+        self._lib().ohcpu_install_fault_handlers()
         try:
             cdll, path = _dlopen_bytes(program.binary)
         except OSError as exc:

@@ -59,6 +59,7 @@ _PROTOTYPES: dict[str, tuple[object, list[object]]] = {
     "ohcpu_reset_device": (_int, []),
     "ohcpu_shutdown": (None, []),
     "ohcpu_event_synchronize_for": (_int, [_vp, ctypes.c_double]),
+    "ohcpu_install_fault_handlers": (None, []),
     "ohcpu_event_create": (_vp, []),
     "ohcpu_event_destroy": (None, [_vp]),
     "ohcpu_event_record": (_int, [_vp, _vp]),

@@ -349,15 +349,24 @@ void classify_fault(int sig, int code, int* status, const char** what) {
   }
 }
 
+// Set while this thread runs the previous handler: a handler that re-raises the signal into
+// ours (Python's faulthandler, installed after us, restores us and raises again) must end in the
+// default action, not in a loop between the two.
+__thread int t_chaining __attribute__((tls_model("initial-exec")));
+
 void chain_fault(int sig, siginfo_t* info, void* uc) {
   const struct sigaction& prev = g_previous[sig];
-  if ((prev.sa_flags & SA_SIGINFO) && prev.sa_sigaction != nullptr) {
-    prev.sa_sigaction(sig, info, uc);
-    return;
-  }
-  if (!(prev.sa_flags & SA_SIGINFO) && prev.sa_handler != SIG_DFL &&
-      prev.sa_handler != SIG_IGN) {
-    prev.sa_handler(sig);
+  const bool custom = (prev.sa_flags & SA_SIGINFO) ? prev.sa_sigaction != nullptr
+                                                   : (prev.sa_handler != SIG_DFL &&
+                                                      prev.sa_handler != SIG_IGN);
+  if (custom && t_chaining == 0) {
+    t_chaining = 1;
+    if (prev.sa_flags & SA_SIGINFO) {
+      prev.sa_sigaction(sig, info, uc);
+    } else {
+      prev.sa_handler(sig);
+    }
+    t_chaining = 0;
     return;
   }
   // The default action: restore it; a real fault happens again when the instruction re-runs,
@@ -385,9 +394,16 @@ void fault_handler(int sig, siginfo_t* info, void* uc) {
   chain_fault(sig, info, uc);
 }
 
+// Installs ours for each fault signal whose handler is not ours already (a handler installed
+// after ours, e.g. faulthandler.enable() after the runtime started, is kept as the previous one:
+// faults outside kernels still reach it).  Called at start and at every module load.
 void install_fault_handlers() {
-  if (g_handlers_installed) return;
   for (int sig : kFaultSignals) {
+    struct sigaction current;
+    if (g_handlers_installed && sigaction(sig, nullptr, &current) == 0 &&
+        (current.sa_flags & SA_SIGINFO) && current.sa_sigaction == &fault_handler) {
+      continue;
+    }
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = &fault_handler;
@@ -880,6 +896,11 @@ EXPORT int ohcpu_init(int threads, uint64_t stack_size, uint64_t dyn_shared_cap)
   std::lock_guard<std::mutex> lock(g_streams_mu);
   g_streams[0] = d;
   return kSuccess;
+}
+
+// Re-installs the fault handler where another one replaced it since (see install_fault_handlers).
+EXPORT void ohcpu_install_fault_handlers() {
+  if (g_pool != nullptr) install_fault_handlers();
 }
 
 // The default stream's handle (0, also accepted as nullptr everywhere).
