@@ -89,6 +89,8 @@ _BARRIERS = frozenset({"__syncthreads", WARP_SPLIT, WARP_SPLIT_PARTIAL})
 #: barriers and warp functions; any left makes the kernel run as fibers, see _CG_CALLS)
 _PLAIN_LANE = frozenset({"__lane_id", "this_thread_block", "tiled_partition", "thread_block",
                          "thread_block_tile"})
+#: the linear thread index as rewrite.py writes it (a group's thread_rank())
+_LINEAR_RANK = re.sub(r"\s+", "", rewrite._RANK)
 #: group member functions that synchronise (cooperative_groups.h's list)
 _CG_MEMBERS = frozenset({"sync", "shfl", "shfl_up", "shfl_down", "shfl_xor", "any", "all",
                          "ballot", "match_any", "match_all", "barrier_arrive", "barrier_wait"})
@@ -240,6 +242,7 @@ class _Kernel:
         self.partial_barriers: set[int] = set()  # ... whose warp functions name a partial mask
         self.warp_sites = 0                     # warp function call sites (lane buffers)
         self.guarded: dict[int, int] = {}       # if statement id -> its guard's index
+        self.guard_warp: dict[int, bool] = {}   # guard index -> its condition is warp-uniform
         self.guard_stack: list[tuple[int, bool]] = []   # (guard index, branch) while emitting
         self.has_barrier: set[int] = set()      # ids of nodes containing a barrier
         self.uniform: set[_Decl] = set()
@@ -918,6 +921,8 @@ class _Kernel:
         # every warp function under it names its lanes (a _sync form): all of them reach it
         # together (CUDA's contract for the mask), whatever the condition
         self.guarded[s.id] = len(self.guarded)
+        # a condition the same for a warp's lanes: a region under it skips whole warps
+        self.guard_warp[self.guarded[s.id]] = self._warp_class(value) in ("U", "W")
         self.region_of[value.id] = self.regions
         self.regions += 1
         return True
@@ -931,6 +936,8 @@ class _Kernel:
         if self._uniform_expr(node, self.uniform):
             return "U"
         t = node.type
+        if re.sub(r"\s+", "", self.t(node)) == _LINEAR_RANK:
+            return "T"  # the linear thread index: its runs of 32 are the warps
         if t == "parenthesized_expression" and node.named_children:
             return self._warp_class(node.named_children[0], depth + 1)
         if t == "field_expression":
@@ -1181,6 +1188,9 @@ class _Kernel:
         guards = len(self.guarded)
         if self.promoted or self.returns or self.warp_sites or guards:
             out.append("const unsigned __oh_n = blockDim.x * blockDim.y * blockDim.z;\n")
+        if any(self.guard_warp.values()):
+            # a 1-D block: a thread loop's warps are runs of 32 of its x loop (skippable)
+            out.append("const bool __oh_1d = blockDim.y == 1u && blockDim.z == 1u;\n")
         sizes = []
         for d, i in self.index.items():
             out.append(f"using __oh_T{i} = {self.type_id(d)};\n")
@@ -1337,8 +1347,10 @@ class _Kernel:
             out.append("if (__oh_exited[__oh_lt]) continue;\n")
         # guard flags: 1 the if's condition held, 2 it did not, 0 the thread is not there
         for g, branch in self.guard_stack:
+            skip = ("{ if (__oh_1d && (__oh_lt & 31u) == 0u) { __oh_lt_x += 31u; "
+                    "__oh_lt += 31u; } continue; }") if self.guard_warp.get(g) else "continue;"
             out.append(f"if (__oh_guard[{g}u * __oh_n + __oh_lt] != {1 if branch else 2}) "
-                       "continue;\n")
+                       f"{skip}\n")
         out.append("{\n")
         if self.warp_sites:
             # the lanes a warp function here may read: those under the same branch
