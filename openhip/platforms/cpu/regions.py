@@ -53,7 +53,7 @@ __all__ = ["RegionPlan", "split_kernels", "PREFIX"]
 
 #: the first 12 hex digits of rewrite.py's SHA-256: the compile cache keys on this file's text
 #: (platform._regions_digest), so a change of rewrite.py changes this line too (a test checks).
-REWRITE_DIGEST = "d461eaeefb3e"
+REWRITE_DIGEST = "db38c7a50d64"
 
 #: prefix of the generated functions: ``ns::k`` becomes ``ns::__openhip_rg_k``.
 PREFIX = "__openhip_rg_"
@@ -353,6 +353,10 @@ class _Kernel:
                                 "that is not split)")
             return
         text = re.sub(r"\s+", "", self.t(fn))
+        engine = re.match(r"(?:::)?openhip::detail::(\w+)", text)
+        if engine and not engine.group(1).startswith(("wc_", "region_", "vote_add")):
+            raise _Fallback(f"line {line}: {text}(...) (the engine's own functions may need "
+                            "the fibers)")
         if _CG_CALLS.match(text) or (self.using_cg and text in _CG_UNQUALIFIED and
                                       text not in self.functions):
             raise _Fallback(f"line {line}: {text}(...) (a cooperative-groups call that is not "

@@ -813,18 +813,29 @@ def _int_value(text: str, macros: dict[str, str]) -> int | None:
 
 
 def _cg_groups(data: bytes, body, macros: dict[str, str]) -> dict[str, tuple]:
-    """Variables of the body holding a cooperative group: name -> ("block",) or ("tile", N)
-    for a thread_block_tile<N> with N <= 32 (a name declared twice as different groups is
-    left out)."""
+    """Variables of the body holding a cooperative group: name -> ("block",) or ("tile", N,
+    P) for a thread_block_tile<N> with N <= 32 partitioned from a tile of P threads (0: from
+    the block; None: not known). A name declared twice as different groups is left out."""
     found: dict[str, tuple | None] = {}
+
+    def parent_of(value_text: str):
+        m = _TILE_MAKER.fullmatch(re.sub(r"\s+", "", value_text))
+        if m is None:
+            return None
+        src = m.group(2)
+        if _BLOCK_MAKER.fullmatch(src) or found.get(src) == ("block",):
+            return 0
+        g = found.get(src)
+        return g[1] if g is not None and g[0] == "tile" else None
+
     for node in _walk(body):
         if node.type == "expression_statement" and not _inside_lambda(node, body):
             # `cg::thread_block_tile<32> t = ...;` can parse as a comparison
             m = _TILE_STATEMENT.fullmatch(re.sub(r"\s+", " ", _flat(data, node)).strip())
             n = _int_value(m.group(1), macros) if m else None
             if m and n is not None and n <= 32 and n & (n - 1) == 0:
-                found[m.group(2)] = ("tile", n) if found.get(m.group(2), ("tile", n)) == \
-                    ("tile", n) else None
+                kind = ("tile", n, parent_of(m.group(3)))
+                found[m.group(2)] = kind if found.get(m.group(2), kind) == kind else None
             continue
         if node.type != "declaration" or _inside_lambda(node, body):
             continue
@@ -845,7 +856,8 @@ def _cg_groups(data: bytes, body, macros: dict[str, str]) -> dict[str, tuple]:
             else None)
         if m:
             n = _int_value(m.group(1), macros)
-            kind = ("tile", n) if n is not None and n <= 32 and n & (n - 1) == 0 else None
+            kind = ("tile", n, parent_of(vtext)) if n is not None and n <= 32 and \
+                n & (n - 1) == 0 else None
         elif _BLOCK_TYPE.fullmatch(ttext) or (ttext in ("auto", "thread_group", "cg::thread_group",
                                                         "cooperative_groups::thread_group")
                                               and _BLOCK_MAKER.fullmatch(vtext)):
@@ -999,9 +1011,13 @@ def _cg_member(group: tuple, method: str, args: list[str], node) -> str | None:
         return f"((unsigned long long)({_RANK} & {n - 1}u))"
     if method in ("size", "num_threads") and not args:
         return f"((unsigned long long){n}u)"
-    if method == "meta_group_rank" and not args:
-        return f"((unsigned long long)({_RANK} / {n}u))"
-    if method == "meta_group_size" and not args:
+    parent = group[2]  # the tile's parent: 0 the block, P a tile of P threads, None unknown
+    if method == "meta_group_rank" and not args and parent is not None:
+        rank = _RANK if parent == 0 else f"({_RANK} & {parent - 1}u)"
+        return f"((unsigned long long)({rank} / {n}u))"
+    if method == "meta_group_size" and not args and parent is not None:
+        if parent:
+            return f"((unsigned long long){max(parent // n, 1)}u)"
         return f"((unsigned long long)(({_BLOCK_SIZE} + {n - 1}u) / {n}u))"
     if method in ("shfl", "shfl_up", "shfl_down", "shfl_xor") and len(args) == 2:
         return f"__{method}_sync(0xffffffffu, {args[0]}, {args[1]}, {n})"
