@@ -17,6 +17,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from ..errors import HipError
+
 Dim3 = tuple[int, int, int]
 
 
@@ -174,6 +176,19 @@ class Platform(ABC):
     @abstractmethod
     def stream_query(self, device: int, stream: Any) -> bool:
         """True when all work queued on ``stream`` has finished."""
+
+    def stream_busy(self, device: int, stream: Any) -> bool:
+        """True while work queued on ``stream`` has not finished; unlike :meth:`stream_query`
+        it never consumes (or raises) the stream's pending error, so asking whether memory may
+        be released cannot hide a kernel's failure from the next synchronisation. The default
+        asks :meth:`stream_query`, which on the GPU platforms reports errors without clearing
+        them; a failed stream counts as busy (its memory is freed at the next sync)."""
+        try:
+            return not self.stream_query(device, stream)
+        except HipError as exc:
+            if exc.status == "hipErrorInvalidHandle":
+                raise
+            return True
 
     @abstractmethod
     def stream_wait_event(self, device: int, stream: Any, event: Any) -> None:

@@ -128,7 +128,9 @@ class Device:
 
     def _idle(self) -> bool:
         p, i = self._platform, self._index
-        if not p.stream_query(i, None):
+        # stream_busy, not stream_query: a query takes a stream's pending error, and this check
+        # runs on whatever thread frees memory (a kernel's fault must reach its own sync)
+        if p.stream_busy(i, None):
             return False
         with self._lock:  # a WeakSet must not change while it is copied
             streams = list(self._streams)
@@ -137,7 +139,7 @@ class Device:
             if handle is None:
                 continue
             try:
-                if not p.stream_query(i, handle):
+                if p.stream_busy(i, handle):
                     return False
             except HipError as exc:
                 if exc.status == "hipErrorInvalidHandle":

@@ -268,6 +268,12 @@ class CpuPlatform(Platform):
         self._check(rc, "hipStreamQuery", buf.value.decode(errors="replace"))
         return True
 
+    def stream_busy(self, device: int, stream: Any) -> bool:
+        rc = self._lib().ohcpu_stream_busy(stream)
+        if rc < 0:
+            self._check(-rc, "hipStreamQuery")
+        return rc == 1
+
     def stream_wait_event(self, device: int, stream: Any, event: Any) -> None:
         self._check(self._lib().ohcpu_stream_wait_event(stream, event), "hipStreamWaitEvent")
 

@@ -48,6 +48,7 @@ _PROTOTYPES: dict[str, tuple[object, list[object]]] = {
     "ohcpu_stream_destroy": (_int, [_vp]),
     "ohcpu_stream_synchronize": (_int, [_vp, _char_p, _int]),
     "ohcpu_stream_query": (_int, [_vp, _char_p, _int]),
+    "ohcpu_stream_busy": (_int, [_vp]),
     "ohcpu_device_synchronize": (_int, [_char_p, _int]),
     "ohcpu_device_wait_idle": (_int, []),
     "ohcpu_after_fork_child": (None, []),

@@ -956,6 +956,16 @@ EXPORT int ohcpu_stream_query(void* handle, char* msg, int cap) {
   return s->query(msg, cap);
 }
 
+// Whether the stream has work queued or running (1), is idle (0), or kInvalidHandle (as a
+// negative number).  Unlike ohcpu_stream_query it leaves a pending error in place: a caller
+// that only wants to know whether memory may be released must not swallow a kernel's error.
+EXPORT int ohcpu_stream_busy(void* handle) {
+  int rc = kSuccess;
+  std::shared_ptr<Stream> s = acquire(handle, &rc);
+  if (s == nullptr) return -rc;
+  return s->busy() ? 1 : 0;
+}
+
 // Cancels the stream's queued and running work (see Stream::cancel): 0 (also when it was
 // idle), or kInvalidHandle.
 EXPORT int ohcpu_stream_cancel(void* handle, const char* reason) {
