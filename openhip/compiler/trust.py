@@ -35,7 +35,8 @@ from pathlib import Path
 from .. import config
 
 __all__ = ["KEY_NAME", "TrustedDir", "UntrustedDirectory", "cache_root", "check_directory",
-           "make_private_dirs", "private_dir", "read_artifact", "write_artifact", "warn_once"]
+           "install_verified", "is_verified", "make_private_dirs", "private_dir", "read_artifact",
+           "write_artifact", "warn_once"]
 
 #: the file at the root of the cache that holds the per-user MAC key.
 KEY_NAME = ".openhip-key"
@@ -138,6 +139,23 @@ def write_artifact(path: Path, data: bytes) -> None:
         except OSError:
             pass
         raise
+
+
+def is_verified(directory: Path, name: str, place: TrustedDir, label: str) -> bool:
+    """Whether ``directory/name`` exists with a ``name.mac`` next to it that is ``place``'s MAC
+    of its bytes under ``label`` (a library that is loaded by path, not from bytes)."""
+    data = read_artifact(directory / name)
+    mac = read_artifact(directory / f"{name}.mac")
+    return data is not None and mac is not None and place.verify(mac, label, data)
+
+
+def install_verified(directory: Path, name: str, data: bytes, place: TrustedDir,
+                     label: str) -> Path:
+    """Write ``data`` as ``directory/name`` with its MAC next to it (the MAC first: a reader in
+    between sees a mismatch and rebuilds); OSError when it cannot be written."""
+    write_artifact(directory / f"{name}.mac", place.mac(label, data))
+    write_artifact(directory / name, data)
+    return directory / name
 
 
 def _describe_mode(mode: int) -> str:

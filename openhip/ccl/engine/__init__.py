@@ -103,16 +103,11 @@ def _label(name: str) -> str:
 
 
 def _verified(directory: Path, name: str, place: trust.TrustedDir) -> bool:
-    data = trust.read_artifact(directory / name)
-    mac = trust.read_artifact(directory / f"{name}.mac")
-    return data is not None and mac is not None and place.verify(mac, _label(name), data)
+    return trust.is_verified(directory, name, place, _label(name))
 
 
 def _install(directory: Path, name: str, data: bytes, place: trust.TrustedDir) -> Path:
-    """``data`` as ``directory/name``, its MAC written first (a reader in between rebuilds)."""
-    trust.write_artifact(directory / f"{name}.mac", place.mac(_label(name), data))
-    trust.write_artifact(directory / name, data)
-    return directory / name
+    return trust.install_verified(directory, name, data, place, _label(name))
 
 
 def _library_path(cxx: str, name: str) -> Path:
