@@ -10,6 +10,15 @@
 #include "openhip_cpu/engine.h"
 #include "hip/hip_runtime_api.h"
 
+// `__shared__` is a thread_local variable (one per worker thread, i.e. per block in flight).
+// At block scope thread_local implies static, so plain `thread_local` also accepts the
+// `static __shared__ T x[N];` that CUDA code writes (NVIDIA's blockReduceSum); engine.h's
+// `static thread_local` made that `static static thread_local`, an error.  At namespace scope
+// the variable gets external linkage instead of internal, which -fvisibility=hidden keeps
+// inside the module (no interposition, the same TLS model).
+#undef __shared__
+#define __shared__ thread_local
+
 // CUDA 11.7's __grid_constant__ (a const kernel parameter whose address may be taken without
 // a copy): parameters are in memory on the CPU platform already.
 #ifndef __grid_constant__
