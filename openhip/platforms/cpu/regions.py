@@ -51,10 +51,6 @@ from .rewrite import WARP_SPLIT, WARP_SPLIT_PARTIAL
 
 __all__ = ["RegionPlan", "split_kernels", "PREFIX"]
 
-#: the first 12 hex digits of rewrite.py's SHA-256: the compile cache keys on this file's text
-#: (platform._regions_digest), so a change of rewrite.py changes this line too (a test checks).
-REWRITE_DIGEST = "db38c7a50d64"
-
 #: prefix of the generated functions: ``ns::k`` becomes ``ns::__openhip_rg_k``.
 PREFIX = "__openhip_rg_"
 
@@ -1207,8 +1203,11 @@ class _Kernel:
         if guards:
             sizes.append(f"::openhip::detail::region_slot({guards}, __oh_n)")
         if sizes:
+            # with warp functions, a warp of slack before and after the arrays: wc_get_near
+            # reads a fixed distance (up to 31 slots) from each thread, whatever the thread
+            slack = " + 512) + 256" if self.warp_sites else ")"
             out.append("unsigned char* __oh_mem = ::openhip::detail::region_scratch("
-                       + " + ".join(sizes) + ");\n")
+                       + " + ".join(sizes) + slack + ";\n")
             for i in self.index.values():
                 out.append(f"__oh_T{i}* const __oh_v{i} = reinterpret_cast<__oh_T{i}*>"
                            f"(__oh_mem); __oh_mem += ::openhip::detail::region_slot("

@@ -7,7 +7,6 @@ gives.  What cannot be split provably runs as fibers, with the reason in program
 
 from __future__ import annotations
 
-import hashlib
 import re
 import subprocess
 import sys
@@ -74,10 +73,27 @@ def run_both(mods, kernel: str, grid, block, make_args, outputs=1):
     return res["regions"]
 
 
-def test_rewrite_digest_is_current():
-    # the compile cache keys on regions.py's text: REWRITE_DIGEST carries rewrite.py's
-    text = (Path(regions.__file__).parent / "rewrite.py").read_bytes()
-    assert regions.REWRITE_DIGEST == hashlib.sha256(text).hexdigest()[:12]
+def test_regions_digest_covers_rewrite(tmp_path):
+    # the compile cache keys on the splitter's code: a change of rewrite.py (or of the other
+    # transformation modules) changes the digest
+    from openhip.platforms.cpu import platform as cpu_platform
+    src = Path(regions.__file__).parent
+    here = tmp_path / "platforms" / "cpu"
+    here.mkdir(parents=True)
+    (tmp_path / "compiler").mkdir()
+    for name in ("regions.py", "rewrite.py", "static_shared.py"):
+        (here / name).write_bytes((src / name).read_bytes())
+    (tmp_path / "compiler" / "scan.py").write_bytes((src.parent.parent / "compiler" /
+                                                     "scan.py").read_bytes())
+    first = cpu_platform._transform_digest(str(here))
+    assert first == cpu_platform._regions_digest()
+    seen = {first}
+    for f in (here / "rewrite.py", here / "regions.py", here / "static_shared.py",
+              tmp_path / "compiler" / "scan.py"):
+        f.write_bytes(f.read_bytes() + b"\n# changed\n")
+        d = cpu_platform._transform_digest(str(here))
+        assert d not in seen, f.name
+        seen.add(d)
 
 
 # ---- multi-declarator lines ---------------------------------------------------------------------------

@@ -1144,10 +1144,14 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 // Regions mode: runs the statement that follows once per thread of the block, threadIdx set,
 // `lt` the linear thread id (x fastest); `continue` in it goes on with the next thread.
 #define OPENHIP_CPU_FOR_EACH_THREAD(lt)                                                        \
-  for (unsigned lt##_z = 0, lt = 0; lt##_z < blockDim.z; ++lt##_z)                             \
-    for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
-      for (unsigned lt##_x = 0; lt##_x < blockDim.x; ++lt##_x, ++lt)                           \
-        if ((threadIdx.x = lt##_x, threadIdx.y = lt##_y, threadIdx.z = lt##_z), false) {       \
+  for (unsigned long lt = 0, lt##_r = 0, lt##_y = 0, lt##_z = 0,                              \
+                     lt##_rows = blockDim.y * blockDim.z;                                      \
+       lt##_r < lt##_rows;                                                                     \
+       ++lt##_r, (++lt##_y == blockDim.y ? (void)(lt##_y = 0, ++lt##_z) : (void)0))            \
+    if ((threadIdx.y = (unsigned)lt##_y, threadIdx.z = (unsigned)lt##_z), false) {             \
+    } else                                                                                     \
+      for (unsigned long lt##_x = 0, lt##_bx = blockDim.x; lt##_x < lt##_bx; ++lt##_x, ++lt)   \
+        if ((threadIdx.x = (unsigned)lt##_x), false) {                                         \
         } else
 
 // One __constant__/__device__ variable: its address and size.

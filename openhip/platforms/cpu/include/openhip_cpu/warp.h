@@ -24,17 +24,51 @@ namespace openhip {
 namespace lang {
 constexpr int kWarpSize = 32;
 
+// A value's bits, zero-extended to 64.  A 1-, 2-, 4- or 8-byte value goes through the unsigned
+// integer of its size (a whole-word conversion, not a partial store into a 64-bit word), so that
+// the lane loops of a split kernel vectorise: GCC vectorises `b[lt] = to_u64(v)` and the
+// gathers of the reads, and the 64-bit buffer does not alias a float or int variable (TBAA),
+// where a buffer of T would and keep the reads scalar.
 template <class T>
 OPENHIP_LANG_FN uint64_t to_u64(const T& v) {
   static_assert(sizeof(T) <= 8, "warp functions move at most 8 bytes per lane");
-  uint64_t r = 0;
-  __builtin_memcpy(&r, &v, sizeof(T));
-  return r;
+  if constexpr (sizeof(T) == 8) {
+    uint64_t w;
+    __builtin_memcpy(&w, &v, 8);
+    return w;
+  } else if constexpr (sizeof(T) == 4) {
+    uint32_t w;
+    __builtin_memcpy(&w, &v, 4);
+    return w;
+  } else if constexpr (sizeof(T) == 2) {
+    uint16_t w;
+    __builtin_memcpy(&w, &v, 2);
+    return w;
+  } else if constexpr (sizeof(T) == 1) {
+    uint8_t w;
+    __builtin_memcpy(&w, &v, 1);
+    return w;
+  } else {
+    uint64_t r = 0;
+    __builtin_memcpy(&r, &v, sizeof(T));
+    return r;
+  }
 }
 template <class T>
 OPENHIP_LANG_FN T from_u64(uint64_t u) {
   T r;
-  __builtin_memcpy(&r, &u, sizeof(T));
+  if constexpr (sizeof(T) == 4) {
+    const uint32_t w = (uint32_t)u;
+    __builtin_memcpy(&r, &w, 4);
+  } else if constexpr (sizeof(T) == 2) {
+    const uint16_t w = (uint16_t)u;
+    __builtin_memcpy(&r, &w, 2);
+  } else if constexpr (sizeof(T) == 1) {
+    const uint8_t w = (uint8_t)u;
+    __builtin_memcpy(&r, &w, 1);
+  } else {
+    __builtin_memcpy(&r, &u, sizeof(T));
+  }
   return r;
 }
 template <class M>
@@ -259,15 +293,15 @@ template <class T>
 using wc_t = typename wc_decay<T>::type;
 
 template <class T>
-__attribute__((always_inline)) inline void wc_put(uint64_t* b, unsigned lt, const T& v) {
+__attribute__((always_inline)) inline void wc_put(uint64_t* b, unsigned long lt, const T& v) {
   b[lt] = openhip::lang::to_u64(v);
 }
 // a vote's predicate, converted as the int parameter of __ballot & co. converts it
-__attribute__((always_inline)) inline void wc_put_pred(uint64_t* b, unsigned lt, int pred) {
+__attribute__((always_inline)) inline void wc_put_pred(uint64_t* b, unsigned long lt, int pred) {
   b[lt] = pred != 0;
 }
 // The participants of thread `lt`'s warp (n threads in the block; ex: exited flags or null).
-__attribute__((always_inline)) inline uint64_t wc_part(unsigned lt, unsigned n,
+__attribute__((always_inline)) inline uint64_t wc_part(unsigned long lt, unsigned n,
                                                        const unsigned char* ex, const unsigned char* gd, unsigned gv, uint64_t mask) {
   const unsigned base = lt & ~31u;
   uint64_t part = 0;
@@ -280,7 +314,7 @@ __attribute__((always_inline)) inline uint64_t wc_part(unsigned lt, unsigned n,
 }
 // Branch-free (the lane loops vectorise): the buffers hold whole warps (wc_words), so b[g] is
 // always inside them; what a non-participant deposited (or never did) is masked to 0.
-__attribute__((always_inline)) inline uint64_t wc_get(const uint64_t* b, unsigned lt, unsigned n,
+__attribute__((always_inline)) inline uint64_t wc_get(const uint64_t* b, unsigned long lt, unsigned n,
                                                       const unsigned char* ex, const unsigned char* gd, unsigned gv, uint64_t mask,
                                                       int src) {
   const unsigned l = (unsigned)src & 31u, g = (lt & ~31u) + l;
@@ -291,33 +325,62 @@ __attribute__((always_inline)) inline uint64_t wc_get(const uint64_t* b, unsigne
   const uint64_t v = b[g];
   return ok ? v : 0;
 }
+// A shuffle by a fixed distance within the warp (__shfl_down/up by delta < width <= 32): lane lt
+// reads thread lt + d (d = delta or -delta) when `inseg` (that lane is in its segment), else its
+// own value, as wc_get with that source would.  The loads are at lt + d for every thread, so with
+// d loop-invariant they are plain vector loads rather than gathers; the buffers and flag arrays
+// have a warp of slack on either side (regions.py), so b[g], ex[g] and gd[g] stay inside the
+// scratch area whatever lt (what a non-participant holds there is masked).
+__attribute__((always_inline)) inline uint64_t wc_get_near(const uint64_t* b, unsigned long lt, unsigned n,
+                                                           const unsigned char* ex, const unsigned char* gd, unsigned gv,
+                                                           uint64_t mask, int d, bool inseg) {
+  const long g = (long)lt + d;  // signed: lt - delta indexes before the array when lt < delta
+  // 64-bit arithmetic throughout, as wide as the values (mixed widths keep GCC scalar)
+  // (a full mask, the usual one, is loop-invariant: GCC unswitches the lane loop on it and the
+  // loop has no per-lane shift, which it does not vectorise here)
+  uint64_t ok = (uint32_t)mask == 0xffffffffu ? 1u : ((uint64_t)(uint32_t)mask >> ((uint64_t)g & 31u)) & 1u;
+  ok &= (uint64_t)(g >= 0) & (uint64_t)(g < (long)n);
+  if (ex != nullptr) ok &= (uint64_t)(ex[g] == 0);
+  if (gd != nullptr) ok &= (uint64_t)(gd[g] == gv);
+  ok |= (uint64_t)(d == 0);
+  const uint64_t far = b[g], own = b[lt];
+  return inseg ? (ok != 0 ? far : 0) : own;
+}
 // 64-bit slots per warp function for a block of n threads: whole warps.
 __attribute__((always_inline)) inline unsigned wc_words(unsigned n) { return (n + 31u) & ~31u; }
 template <class T, class M>
-__attribute__((always_inline)) inline T wc_shfl(const uint64_t* b, unsigned lt, unsigned n,
+__attribute__((always_inline)) inline T wc_shfl(const uint64_t* b, unsigned long lt, unsigned n,
                                                 const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask, int src_lane,
                                                 int width = openhip::lang::kWarpSize) {
   return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
       openhip::lang::src_idx((int)(lt & 31u), src_lane, width)));
 }
 template <class T, class M>
-__attribute__((always_inline)) inline T wc_shfl_up(const uint64_t* b, unsigned lt, unsigned n,
+__attribute__((always_inline)) inline T wc_shfl_up(const uint64_t* b, unsigned long lt, unsigned n,
                                                    const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask,
                                                    unsigned delta,
                                                    int width = openhip::lang::kWarpSize) {
+  if (width > 0 && width <= openhip::lang::kWarpSize && (width & (width - 1)) == 0 &&
+      delta < (unsigned)width)
+    return openhip::lang::from_u64<T>(wc_get_near(b, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
+        -(int)delta, (lt & (unsigned)(width - 1)) >= delta));
   return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
       openhip::lang::src_up((int)(lt & 31u), delta, width)));
 }
 template <class T, class M>
-__attribute__((always_inline)) inline T wc_shfl_down(const uint64_t* b, unsigned lt, unsigned n,
+__attribute__((always_inline)) inline T wc_shfl_down(const uint64_t* b, unsigned long lt, unsigned n,
                                                      const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask,
                                                      unsigned delta,
                                                      int width = openhip::lang::kWarpSize) {
+  if (width > 0 && width <= openhip::lang::kWarpSize && (width & (width - 1)) == 0 &&
+      delta < (unsigned)width)
+    return openhip::lang::from_u64<T>(wc_get_near(b, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
+        (int)delta, (lt & (unsigned)(width - 1)) + delta < (unsigned)width));
   return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
       openhip::lang::src_down((int)(lt & 31u), delta, width)));
 }
 template <class T, class M>
-__attribute__((always_inline)) inline T wc_shfl_xor(const uint64_t* b, unsigned lt, unsigned n,
+__attribute__((always_inline)) inline T wc_shfl_xor(const uint64_t* b, unsigned long lt, unsigned n,
                                                     const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask,
                                                     int lane_mask,
                                                     int width = openhip::lang::kWarpSize) {
@@ -326,7 +389,7 @@ __attribute__((always_inline)) inline T wc_shfl_xor(const uint64_t* b, unsigned 
 }
 // The bits of the participants whose deposited value is nonzero (__ballot's lanes).
 template <class M>
-__attribute__((always_inline)) inline uint64_t wc_ballot(const uint64_t* b, unsigned lt,
+__attribute__((always_inline)) inline uint64_t wc_ballot(const uint64_t* b, unsigned long lt,
                                                          unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv,
                                                          M mask) {
   const uint64_t part = wc_part(lt, n, ex, gd, gv, openhip::lang::mask64(mask));
@@ -338,27 +401,27 @@ __attribute__((always_inline)) inline uint64_t wc_ballot(const uint64_t* b, unsi
 }
 template <class M>
 __attribute__((always_inline)) inline unsigned long long wc_ballot_sync(
-    const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask) {
+    const uint64_t* b, unsigned long lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask) {
   return wc_ballot(b, lt, n, ex, gd, gv, mask) & openhip::lang::mask64(mask);
 }
 template <class M>
-__attribute__((always_inline)) inline int wc_any(const uint64_t* b, unsigned lt, unsigned n,
+__attribute__((always_inline)) inline int wc_any(const uint64_t* b, unsigned long lt, unsigned n,
                                                  const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask) {
   return wc_ballot(b, lt, n, ex, gd, gv, mask) != 0;
 }
 template <class M>
-__attribute__((always_inline)) inline int wc_all(const uint64_t* b, unsigned lt, unsigned n,
+__attribute__((always_inline)) inline int wc_all(const uint64_t* b, unsigned long lt, unsigned n,
                                                  const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask) {
   return wc_ballot(b, lt, n, ex, gd, gv, mask) == wc_part(lt, n, ex, gd, gv, openhip::lang::mask64(mask));
 }
 template <class M>
-__attribute__((always_inline)) inline int wc_uni(const uint64_t* b, unsigned lt, unsigned n,
+__attribute__((always_inline)) inline int wc_uni(const uint64_t* b, unsigned long lt, unsigned n,
                                                  const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask) {
   const uint64_t v = wc_ballot(b, lt, n, ex, gd, gv, mask);
   return v == 0 || v == wc_part(lt, n, ex, gd, gv, openhip::lang::mask64(mask));
 }
 template <class T, class M, class F>
-__attribute__((always_inline)) inline T wc_reduce(const uint64_t* b, unsigned lt, unsigned n,
+__attribute__((always_inline)) inline T wc_reduce(const uint64_t* b, unsigned long lt, unsigned n,
                                                   const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask, F op) {
   const uint64_t part = wc_part(lt, n, ex, gd, gv, openhip::lang::mask64(mask));
   const unsigned base = lt & ~31u;
@@ -373,31 +436,31 @@ __attribute__((always_inline)) inline T wc_reduce(const uint64_t* b, unsigned lt
   return r;
 }
 template <class T, class M>
-inline T wc_reduce_add(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
+inline T wc_reduce_add(const uint64_t* b, unsigned long lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
   return wc_reduce<T>(b, lt, n, ex, gd, gv, m, [](T x, T y) { return (T)(x + y); });
 }
 template <class T, class M>
-inline T wc_reduce_min(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
+inline T wc_reduce_min(const uint64_t* b, unsigned long lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
   return wc_reduce<T>(b, lt, n, ex, gd, gv, m, [](T x, T y) { return y < x ? y : x; });
 }
 template <class T, class M>
-inline T wc_reduce_max(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
+inline T wc_reduce_max(const uint64_t* b, unsigned long lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
   return wc_reduce<T>(b, lt, n, ex, gd, gv, m, [](T x, T y) { return y > x ? y : x; });
 }
 template <class T, class M>
-inline T wc_reduce_and(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
+inline T wc_reduce_and(const uint64_t* b, unsigned long lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
   return wc_reduce<T>(b, lt, n, ex, gd, gv, m, [](T x, T y) { return (T)(x & y); });
 }
 template <class T, class M>
-inline T wc_reduce_or(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
+inline T wc_reduce_or(const uint64_t* b, unsigned long lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
   return wc_reduce<T>(b, lt, n, ex, gd, gv, m, [](T x, T y) { return (T)(x | y); });
 }
 template <class T, class M>
-inline T wc_reduce_xor(const uint64_t* b, unsigned lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
+inline T wc_reduce_xor(const uint64_t* b, unsigned long lt, unsigned n, const unsigned char* ex, const unsigned char* gd, unsigned gv, M m) {
   return wc_reduce<T>(b, lt, n, ex, gd, gv, m, [](T x, T y) { return (T)(x ^ y); });
 }
 template <class M>
-inline unsigned long long wc_match_any(const uint64_t* b, unsigned lt, unsigned n,
+inline unsigned long long wc_match_any(const uint64_t* b, unsigned long lt, unsigned n,
                                        const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask) {
   const uint64_t part = wc_part(lt, n, ex, gd, gv, openhip::lang::mask64(mask));
   const unsigned base = lt & ~31u;
@@ -407,7 +470,7 @@ inline unsigned long long wc_match_any(const uint64_t* b, unsigned lt, unsigned 
   return r;
 }
 template <class M>
-inline unsigned long long wc_match_all(const uint64_t* b, unsigned lt, unsigned n,
+inline unsigned long long wc_match_all(const uint64_t* b, unsigned long lt, unsigned n,
                                        const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask, int& pred) {
   const uint64_t part = wc_part(lt, n, ex, gd, gv, openhip::lang::mask64(mask));
   const unsigned base = lt & ~31u;
