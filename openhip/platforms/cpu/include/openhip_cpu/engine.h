@@ -1143,15 +1143,16 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 // Regions mode: runs the statement that follows once per thread of the block, threadIdx set,
 // `lt` the linear thread id (x fastest); `continue` in it goes on with the next thread.
+// lt is a signed int (it cannot overflow, so per-thread arrays indexed by it have affine
+// addresses in 64 bits and the lane loops vectorise; an unsigned lt that starts at an outer
+// loop's value may wrap for all GCC knows, and a 64-bit lt and x kept `if (tid < s)` loops
+// from splitting); threadIdx.x counts in unsigned, as in loop mode.
 #define OPENHIP_CPU_FOR_EACH_THREAD(lt)                                                        \
-  for (unsigned long lt = 0, lt##_r = 0, lt##_y = 0, lt##_z = 0,                              \
-                     lt##_rows = blockDim.y * blockDim.z;                                      \
-       lt##_r < lt##_rows;                                                                     \
-       ++lt##_r, (++lt##_y == blockDim.y ? (void)(lt##_y = 0, ++lt##_z) : (void)0))            \
-    if ((threadIdx.y = (unsigned)lt##_y, threadIdx.z = (unsigned)lt##_z), false) {             \
-    } else                                                                                     \
-      for (unsigned long lt##_x = 0, lt##_bx = blockDim.x; lt##_x < lt##_bx; ++lt##_x, ++lt)   \
-        if ((threadIdx.x = (unsigned)lt##_x), false) {                                         \
+  for (int lt##_z = 0, lt = 0; lt##_z < (int)blockDim.z; ++lt##_z)                             \
+    for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
+      for (unsigned lt##_x = 0; lt##_x < blockDim.x; ++lt##_x, ++lt)                           \
+        if ((threadIdx.x = lt##_x, threadIdx.y = lt##_y, threadIdx.z = (unsigned)lt##_z),      \
+            false) {                                                                           \
         } else
 
 // One __constant__/__device__ variable: its address and size.
