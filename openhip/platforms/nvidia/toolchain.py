@@ -15,7 +15,7 @@ from ...errors import CompileError
 from ..base import CompiledProgram
 from ..gpu_headers import SHARED_INCLUDE_DIR, headers_digest
 from ..options import refuse_tool_options
-from . import elf
+from . import cuda_headers, elf
 from .arch import NvidiaArch, parse_arch
 from .deps import user_dependencies
 from .names import auto_name_expressions, merge_lowered
@@ -105,14 +105,16 @@ class NvrtcToolchain:
         return int(major), int(minor)
 
     def compiler_identity(self) -> str:
-        """NVRTC's version, cuda-bindings' version and a digest of openhip's NVIDIA headers."""
+        """NVRTC's version, cuda-bindings' version, a digest of openhip's NVIDIA headers and
+        the cooperative groups headers found."""
         if self._identity is None:
             import cuda.bindings
 
             major, minor = self.version()
             self._identity = (f"nvrtc {major}.{minor}; cuda-bindings "
                               f"{getattr(cuda.bindings, '__version__', '?')}; "
-                              f"openhip-nvidia-headers {_headers_digest()}")
+                              f"openhip-nvidia-headers {_headers_digest()}; "
+                              f"cooperative-groups {cuda_headers.nvrtc_options()[1] or 'none'}")
         return self._identity
 
     def parse_arch(self, arch: str) -> NvidiaArch:
@@ -125,6 +127,9 @@ class NvrtcToolchain:
             target.nvrtc_option,
             f"--include-path={INCLUDE_DIR}",
             f"--include-path={SHARED_INCLUDE_DIR}",
+            # CUDA's cooperative groups and libcu++ where installed (cuda_headers.py), after
+            # openhip's headers
+            *cuda_headers.nvrtc_options()[0],
             "--pre-include=hip/hip_runtime.h",
             "-std=c++17",
             # unannotated functions (constexpr helpers...) are device functions, as clang treats

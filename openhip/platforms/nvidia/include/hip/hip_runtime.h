@@ -9,6 +9,16 @@
 #ifndef OPENHIP_NVIDIA_HIP_RUNTIME_H
 #define OPENHIP_NVIDIA_HIP_RUNTIME_H
 
+// libcu++ (<cuda/std/...>, and cooperative groups through it) takes openhip's cuda_fp8.h and
+// cuda_bf16.h for the toolkit's: it forward-declares `struct __nv_bfloat16` (a typedef here)
+// and names CUDA 12.8's e8m0 fp8 type (not here).  Its bf16/fp8 traits are left out; the types
+// themselves work as before.
+#ifndef CCCL_DISABLE_BF16_SUPPORT
+#define CCCL_DISABLE_BF16_SUPPORT
+#endif
+#ifndef CCCL_DISABLE_NVFP8_SUPPORT
+#define CCCL_DISABLE_NVFP8_SUPPORT
+#endif
 #include <hip/hip_common.h>
 #include <hip/hip_runtime_api.h>
 #include <hip/hip_vector_types.h>
