@@ -233,3 +233,32 @@ def test_static_shared_syntax_error_reports_user_line(cpu_device):
     with pytest.raises(CompileError) as info:
         hip.Module(src)
     assert ":3:" in info.value.log or ":2:" in info.value.log
+
+
+def test_static_shared_in_an_included_header_and_a_macro(cpu_device, mode, tmp_path):
+    # the keyword comes from the header's own text (not rewritten by openhip) and a macro
+    (tmp_path / "block_sum.h").write_text(r"""
+    #pragma once
+    #define SHARED_ARRAY static __shared__
+    __device__ float block_sum(float v) {
+      SHARED_ARRAY float part[64];
+      part[threadIdx.x] = v;
+      __syncthreads();
+      float t = 0.0f;
+      for (int i = 0; i < (int)blockDim.x; ++i) t += part[i];
+      __syncthreads();
+      return t;
+    }
+    """)
+    src = r"""
+    #include "block_sum.h"
+    __global__ void sums(const float* x, float* out) {
+      float t = block_sum(x[blockIdx.x * blockDim.x + threadIdx.x]);
+      if (threadIdx.x == 0) out[blockIdx.x] = t;
+    }
+    """
+    k = hip.Module(src, options=[f"-I{tmp_path}"]).get_function("sums")
+    x = np.arange(6 * 64, dtype=np.float32)
+    out = hip.zeros(6, np.float32)
+    k(6, 64, (hip.asarray(x), out))
+    np.testing.assert_array_equal(out.get(), x.reshape(6, 64).sum(axis=1))
