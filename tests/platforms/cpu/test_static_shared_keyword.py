@@ -152,6 +152,7 @@ def test_blog_block_reduce(cpu_device, mode, language):
 
 def test_kernel_scope_tile(cpu_device, mode):
     mod = hip.Module(TILE_TRANSPOSE)
+    assert mod.program.metadata["kernels"]["transposeTile"]["mode"] == mode
     k = mod.get_function("transposeTile")
     h, w = 45, 70  # not multiples of the tile: the guards matter
     a = np.random.default_rng(5).random((h, w), dtype=np.float32)
