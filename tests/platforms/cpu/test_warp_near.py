@@ -9,6 +9,8 @@ back by an if or exited, and every value size (1, 2, 4, 8 bytes).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 
@@ -207,3 +209,39 @@ def test_partial_masks(mods):
             member = np.array([(mask >> (t % 32)) & 1 for t in range(n)], bool)
             want = np.where(member, dn + 1000 * up, -1)
             assert np.array_equal(got, want), (hex(mask), delta)
+
+
+VEC_SRC = """extern "C" __global__ void chain2(const float* in, float* out) {
+  float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+  __syncthreads();
+  v += __shfl_down_sync(0xffffffffu, v, 16);
+  v += __shfl_down_sync(0xffffffffu, v, 8);
+  out[blockIdx.x * blockDim.x + threadIdx.x] = v;
+}
+"""
+
+
+def test_fixed_distance_lane_loops_vectorise(monkeypatch):
+    # the deposit and read loops of a split shuffle are plain vector loops (GCC's report names
+    # them at the kernel's lines); a regression to gathers or scalar loops shows here
+    devs = [d for d in hip.devices() if d.platform == "cpu"]
+    if not devs:
+        pytest.skip("no CPU platform")
+    monkeypatch.setenv("OPENHIP_CPU_REGIONS", "1")
+    with devs[0]:
+        mod = hip.Module(VEC_SRC, name="vec.hip", options=["-fopt-info-vec-optimized"])
+        if "clang" in mod.program.metadata["compiler"]:
+            pytest.skip("-fopt-info is GCC's")
+        assert mod.program.metadata["kernels"]["chain2"]["mode"] == "regions"
+        lines = {int(m) for m in re.findall(r"vec\.hip:(\d+):\d+: optimized: loop vectorized",
+                                            mod.program.log)}
+        assert lines & {4, 5, 6}, mod.program.log
+        x = np.arange(512, dtype=np.float32)
+        out = hip.zeros(512, np.float32)
+        mod.get_function("chain2")(2, 256, (hip.asarray(x), out))
+        hip.synchronize()
+        w = x.reshape(-1, 32)
+        lane = np.arange(32)
+        a = w + np.where(lane + 16 < 32, np.roll(w, -16, axis=1), w)  # past the end: own v
+        want = a + np.where(lane + 8 < 32, np.roll(a, -8, axis=1), a)
+        assert np.array_equal(out.get(), want.ravel())
