@@ -171,3 +171,23 @@ def test_nvrtc_stdint_types_with_and_without_libcu(monkeypatch, with_libcu):
     program = tool.compile(STDINT_ONLY, arch="sm_90", filename="widen.hip")
     assert "widen" in program.kernels
     assert "warning" not in program.log
+
+
+def test_cg_link_directory_is_made_again_when_removed(monkeypatch, tmp_path):
+    import shutil
+
+    from openhip.platforms.nvidia import cuda_headers
+
+    found = cuda_headers.find_cg_headers()
+    if found is None:
+        pytest.skip("no CUDA <cooperative_groups.h> + libcu++ here")
+    monkeypatch.setenv("OPENHIP_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(cuda_headers, "_cached", {})
+    opts, identity = cuda_headers.nvrtc_options()
+    links = Path(opts[0].split("=", 1)[1])
+    assert links.parent.parent == tmp_path and opts[1] == f"--include-path={found.cccl_dir}"
+    assert (links / "cooperative_groups.h").resolve() == found.cg_dir / "cooperative_groups.h"
+    assert not (links / "cuda_runtime.h").exists()  # only what cooperative groups include
+    assert str(found.cg_dir) in identity
+    shutil.rmtree(links)
+    assert cuda_headers.nvrtc_options()[0] == opts and (links / "cooperative_groups.h").is_file()

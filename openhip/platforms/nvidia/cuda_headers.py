@@ -18,7 +18,6 @@ import hashlib
 import os
 import tempfile
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
 from ... import config
@@ -92,10 +91,13 @@ def _link_dir(cg_dir: Path) -> Path:
     names = list(_LINKED) + sorted({p.name for g in _LINKED_GLOBS for p in cg_dir.glob(g)})
     for root in (config.cache_dir(), Path(tempfile.gettempdir()) / f"openhip-{os.getuid()}"):
         target = root / "nvidia-cg" / tag
-        if all((target / n).exists() for n in names):
-            return target
         try:
-            root.joinpath("nvidia-cg").mkdir(parents=True, exist_ok=True)
+            root.joinpath("nvidia-cg").mkdir(parents=True, exist_ok=True, mode=0o700)
+            st = root.joinpath("nvidia-cg").stat()
+            if st.st_uid != os.getuid() or st.st_mode & 0o022:
+                continue  # someone else's directory: its links could point anywhere
+            if all((target / n).exists() for n in names):
+                return target
             tmp = Path(tempfile.mkdtemp(prefix=f"{tag}.", dir=root / "nvidia-cg"))
             for n in names:
                 os.symlink(cg_dir / n, tmp / n)
@@ -124,17 +126,26 @@ def _fixes(cg_dir: Path) -> list[str]:
     return []
 
 
-@lru_cache(maxsize=1)
+_cached: dict[str, object] = {}
+
+
 def nvrtc_options() -> tuple[tuple[str, ...], str]:
     """NVRTC options that make cooperative groups available (include directories, fixes) and
     their identity; ``((), "")`` when no headers were found (then
     <hip/hip_cooperative_groups.h> says how to get them)."""
-    found = find_cg_headers()
+    if "found" not in _cached:
+        _cached["found"] = find_cg_headers()
+    found = _cached["found"]
     if found is None:
         return (), ""
-    try:
-        links = _link_dir(found.cg_dir)
-    except OSError:
-        return (), ""
-    return (f"--include-path={links}", f"--include-path={found.cccl_dir}",
-            *_fixes(found.cg_dir)), found.identity()
+    assert isinstance(found, CgHeaders)
+    links = _cached.get("links")
+    if not isinstance(links, Path) or not links.is_dir():  # made again if it was removed
+        try:
+            links = _cached["links"] = _link_dir(found.cg_dir)
+        except OSError:
+            return (), ""
+    if "fixes" not in _cached:
+        _cached["fixes"] = (tuple(_fixes(found.cg_dir)), found.identity())
+    fixes, identity = _cached["fixes"]
+    return (f"--include-path={links}", f"--include-path={found.cccl_dir}", *fixes), identity
