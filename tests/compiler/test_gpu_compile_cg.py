@@ -191,3 +191,33 @@ def test_cg_link_directory_is_made_again_when_removed(monkeypatch, tmp_path):
     assert str(found.cg_dir) in identity
     shutil.rmtree(links)
     assert cuda_headers.nvrtc_options()[0] == opts and (links / "cooperative_groups.h").is_file()
+
+
+CUDA_STYLE = r"""
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <cooperative_groups/scan.h>
+#include <cooperative_groups/memcpy_async.h>
+#include <cuda/std/functional>
+namespace cg = cooperative_groups;
+__global__ void k(const int* x, int* o) {
+  __shared__ int tile[64];
+  cg::thread_block b = cg::this_thread_block();
+  cg::memcpy_async(b, tile, x, sizeof(int) * 64);
+  cg::wait(b);
+  auto t = cg::tiled_partition<16>(b);
+  int v = cg::reduce(t, tile[threadIdx.x % 64], cg::plus<int>());
+  v += cg::inclusive_scan(t, 1) + __any(v > 0) + (int)cg::thread_group(b).num_threads();
+  o[threadIdx.x] = v + cuda::std::plus<int>()(1, 2);
+}
+"""
+
+
+def test_nvrtc_cuda_style_cg_includes():
+    # CUDA sources include <cooperative_groups.h> and its collectives directly (hipify keeps
+    # them): the same header, with HIP's vote macros and libcu++ side by side
+    tool = _toolchain("nvidia")
+    _need_cuda_cg()
+    program = tool.compile(CUDA_STYLE, arch="sm_90", filename="cuda_style.hip")
+    assert program.binary[:4] == b"\x7fELF" and program.kernels
+    assert "warning" not in program.log

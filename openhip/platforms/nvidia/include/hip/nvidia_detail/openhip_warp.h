@@ -33,9 +33,12 @@ __device__ __forceinline__ int __openhip_any(int predicate) {
 __device__ __forceinline__ int __openhip_all(int predicate) {
     return __all_sync(__activemask(), predicate);
 }
-#define __ballot(predicate) __openhip_ballot(predicate)
-#define __any(predicate) __openhip_any(predicate)
-#define __all(predicate) __openhip_all(predicate)
+// Object-like, not function-like: libcu++ (cooperative groups include it) has its own
+// `struct __any { __any(...); }`, which a function-like macro would turn into a call; an
+// object-like one renames that struct consistently instead.
+#define __ballot __openhip_ballot
+#define __any __openhip_any
+#define __all __openhip_all
 
 // HIP 6.2's _sync forms take a 64-bit mask, CUDA's 32 bits: a 64-bit mask converts implicitly
 // (the upper half names lanes a 32-wide warp does not have), so CUDA's forms serve both.
