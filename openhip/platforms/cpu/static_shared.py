@@ -38,16 +38,15 @@ _SCOPES = ("translation_unit", "namespace_definition", "linkage_specification",
 
 
 def _namespaces(node) -> list[str] | None:
-    """The enclosing namespaces, innermost last; None inside a class, a function or an
-    unnamed namespace's sibling scopes it cannot name."""
+    """The enclosing named namespaces, outermost first (an unnamed one is transparent to
+    qualified lookup); None inside a class or a function."""
     spaces: list[str] = []
     p = node.parent
     while p is not None:
         if p.type == "namespace_definition":
             nm = p.child_by_field_name("name")
-            if nm is None:
-                return None  # an anonymous namespace: its names are reachable, but keep it simple
-            spaces.append(nm.text.decode())
+            if nm is not None:
+                spaces.append(nm.text.decode())
         elif p.type not in _SCOPES and not p.type.startswith("preproc_"):
             return None
         p = p.parent

@@ -115,7 +115,7 @@ def _link_dir(cg_dir: Path) -> Path:
 
 
 def _fixes(cg_dir: Path) -> list[str]:
-    """Macros for <hip/hip_cooperative_groups.h> to mend known defects of the found header:
+    """Macros for openhip's <cooperative_groups.h> to mend known defects of the found header:
     CUDA 13.0 declares ``thread_group::num_threads()`` and defines it nowhere."""
     try:
         text = (cg_dir / "cooperative_groups.h").read_text(errors="replace")
@@ -131,8 +131,8 @@ _cached: dict[str, object] = {}
 
 def nvrtc_options() -> tuple[tuple[str, ...], str]:
     """NVRTC options that make cooperative groups available (include directories, fixes) and
-    their identity; ``((), "")`` when no headers were found (then
-    <hip/hip_cooperative_groups.h> says how to get them)."""
+    their identity; ``((), "")`` when no headers were found (then openhip's
+    <cooperative_groups.h> says how to get them)."""
     if "found" not in _cached:
         _cached["found"] = find_cg_headers()
     found = _cached["found"]

@@ -263,3 +263,25 @@ def test_static_shared_in_an_included_header_and_a_macro(cpu_device, mode, tmp_p
     out = hip.zeros(6, np.float32)
     k(6, 64, (hip.asarray(x), out))
     np.testing.assert_array_equal(out.get(), x.reshape(6, 64).sum(axis=1))
+
+
+def test_sizes_measured_in_namespaces(cpu_device):
+    src = r"""
+    namespace {
+    __device__ int first(int v) { static __shared__ short s[100]; s[threadIdx.x] = v;
+                                  return s[threadIdx.x]; }
+    __global__ void anon(int* o) { static __shared__ int t[10]; t[0] = 1;
+                                   o[threadIdx.x] = first(threadIdx.x) + t[0]; }
+    }
+    namespace outer::inner {
+    __global__ void named(int* o) { static __shared__ double d[3]; d[0] = 2;
+                                    o[threadIdx.x] = first(threadIdx.x) + (int)d[0]; }
+    }
+    """
+    mod = hip.Module(src)
+    for name, size, add in (("anon", 40 + 200, 1), ("outer::inner::named", 24 + 200, 2)):
+        k = mod.get_function(name)
+        assert k.attributes.static_shared_bytes == size, name
+        out = hip.zeros(32, np.int32)
+        k(1, 32, (out,))
+        np.testing.assert_array_equal(out.get(), np.arange(32) + add)
