@@ -1249,13 +1249,12 @@ EXPORT int ohcpu_memset(void* stream, void* dst, int value, uint64_t nbytes, int
   return push_to(stream, c);
 }
 
-// Queues a launch.  The argument bytes are copied now: `pointers[i]` points into `buffer`
-// (nbytes long) at argument i, and is re-based onto the copy.
-EXPORT int ohcpu_launch(void* stream, void* entry, uint32_t gx, uint32_t gy, uint32_t gz,
-                        uint32_t bx, uint32_t by, uint32_t bz, uint64_t shared_mem,
+// A kernel command for a launch.  The argument bytes are copied now: `pointers[i]` points into
+// `buffer` (nbytes long) at argument i, and is re-based onto the copy.
+Command* kernel_command(void* entry, uint32_t gx, uint32_t gy, uint32_t gz, uint32_t bx,
+                        uint32_t by, uint32_t bz, uint64_t shared_mem,
                         const unsigned char* buffer, uint64_t nbytes,
                         const void* const* pointers, uint32_t nargs) {
-  if (entry == nullptr) return kInvalidValue;
   Command* c = new Command();
   c->kind = Kind::Kernel;
   c->entry = reinterpret_cast<openhip_entry_fn>(entry);
@@ -1274,7 +1273,17 @@ EXPORT int ohcpu_launch(void* stream, void* entry, uint32_t gx, uint32_t gy, uin
   }
   c->launch.args = c->arg_ptrs.data();
   c->launch.nargs = nargs;
-  return push_to(stream, c);
+  return c;
+}
+
+// Queues a launch (see kernel_command for the arguments).
+EXPORT int ohcpu_launch(void* stream, void* entry, uint32_t gx, uint32_t gy, uint32_t gz,
+                        uint32_t bx, uint32_t by, uint32_t bz, uint64_t shared_mem,
+                        const unsigned char* buffer, uint64_t nbytes,
+                        const void* const* pointers, uint32_t nargs) {
+  if (entry == nullptr) return kInvalidValue;
+  return push_to(stream, kernel_command(entry, gx, gy, gz, bx, by, bz, shared_mem, buffer, nbytes,
+                                        pointers, nargs));
 }
 
 // A cooperative launch (grid_group::sync, openhip_cpu/grid_sync.h): as ohcpu_launch, with every
@@ -1291,25 +1300,9 @@ EXPORT int ohcpu_launch_cooperative(void* stream, void* entry, uint32_t gx, uint
   static std::atomic<uint32_t> launches{0};
   uint32_t id = (launches.fetch_add(1, std::memory_order_relaxed) + 1) & 0x7fffffffu;
   if (id == 0) id = 1;
-  Command* c = new Command();
-  c->kind = Kind::Kernel;
-  c->entry = reinterpret_cast<openhip_entry_fn>(entry);
-  c->launch.grid[0] = gx;
-  c->launch.grid[1] = gy;
-  c->launch.grid[2] = gz;
-  c->launch.block[0] = bx;
-  c->launch.block[1] = by;
-  c->launch.block[2] = bz;
-  c->launch.shared_mem = shared_mem;
+  Command* c = kernel_command(entry, gx, gy, gz, bx, by, bz, shared_mem, buffer, nbytes,
+                              pointers, nargs);
   c->launch.reserved = (id << 1) | 1u;
-  c->arg_bytes.assign(buffer, buffer + nbytes);
-  c->arg_ptrs.resize(nargs ? nargs : 1);
-  for (uint32_t i = 0; i < nargs; ++i) {
-    const unsigned char* p = static_cast<const unsigned char*>(pointers[i]);
-    c->arg_ptrs[i] = c->arg_bytes.data() + (p - buffer);
-  }
-  c->launch.args = c->arg_ptrs.data();
-  c->launch.nargs = nargs;
   return push_to(stream, c);
 }
 
