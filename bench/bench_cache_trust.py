@@ -23,8 +23,9 @@ import subprocess
 import sys
 import tempfile
 import textwrap
-import time
 from pathlib import Path
+
+from bench_cpu import median_time  # bench/ is the script's directory
 
 SAXPY = r"""
 #include <hip/hip_runtime.h>
@@ -46,13 +47,7 @@ CHILD = textwrap.dedent("""
 
 
 def median_us(fn, repeats: int) -> float:
-    fn()
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples) * 1e6
+    return median_time(fn, repeats, warmup=1) * 1e6
 
 
 def warm_loads(cache: str, repeats: int) -> list[float]:

@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from bench_cpu import median_time  # bench/ is the script's directory
 
 HERE = Path(__file__).resolve().parent
 N = 1 << 24
@@ -48,17 +49,6 @@ def build_plain(tmp: Path) -> ctypes.CDLL:
     dll.plain_scan.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
                                ctypes.c_void_p]
     return dll
-
-
-def median_time(fn, repeats: int, warmup: int = 1) -> float:
-    for _ in range(warmup):
-        fn()
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - t0)
-    return statistics.median(samples)
 
 
 def load(hip, mode: str):
@@ -145,7 +135,7 @@ def bench_scan(hip, mods, dll, repeats: int, fiber_repeats: int) -> dict:
             add(levels[0], 256, (data, sums[0]))
             hip.synchronize()
 
-        reset = median_time(lambda data=data: (data.set(x), hip.synchronize()), 3)
+        reset = median_time(lambda data=data: (data.set(x), hip.synchronize()), 3, warmup=1)
         run()
         t_k = []
         for _ in range(repeats if mode == "regions" else fiber_repeats):
@@ -177,7 +167,7 @@ def bench_transpose(hip, mods, repeats: int) -> dict:
             f((w // 32, h // 32), (32, 8), (o, da, np.int32(w), np.int32(h)))
             hip.synchronize()
 
-        out[f"{kernel}_ms"] = median_time(run, repeats) * 1e3
+        out[f"{kernel}_ms"] = median_time(run, repeats, warmup=1) * 1e3
         out[f"{kernel}_mode"] = modes[kernel]
         assert np.array_equal(o.get().reshape(w, h), a.T), kernel
     out["tile_cg_vs_naive"] = out["transpose_tile_cg_ms"] / out["transpose_naive_ms"]
@@ -197,7 +187,7 @@ def bench_declarators(hip, mods, repeats: int) -> dict:
             f(N // 256, 256, (dx, partial))
             hip.synchronize()
 
-        out[f"{kernel}_ms"] = median_time(run, repeats) * 1e3
+        out[f"{kernel}_ms"] = median_time(run, repeats, warmup=1) * 1e3
         out[f"{kernel}_mode"] = modes[kernel]
         assert float(partial.get().astype(np.float64).sum()) == float(x.sum(dtype=np.float64))
     out["one_line_vs_two_lines"] = out["tree_one_line_ms"] / out["tree_two_lines_ms"]
@@ -224,7 +214,7 @@ def bench_style_variants(hip, repeats: int) -> dict:
                 f(N // 256, 256, (dx, partial))
                 hip.synchronize()
 
-            t = median_time(run, repeats if mode == "regions" else 1)
+            t = median_time(run, repeats if mode == "regions" else 1, warmup=1)
             assert float(partial.get().astype(np.float64).sum()) == float(x.sum(dtype=np.float64))
             out[f"{kernel}_{mode}_ms"] = t * 1e3
             out[f"{kernel}_{mode}_mode"] = meta[kernel]["mode"]

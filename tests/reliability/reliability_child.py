@@ -22,6 +22,13 @@ def module():
         return hip.Module(f.read())
 def report(**values):
     print("RESULT " + json.dumps(values), flush=True)
+def report_error(wait):
+    # call wait() (a synchronize) and report the HipError it raised, as [status, message]
+    try:
+        wait()
+        report(error=None)
+    except hip.HipError as e:
+        report(error=[e.status, str(e)])
 """
 
 

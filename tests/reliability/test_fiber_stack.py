@@ -21,11 +21,7 @@ def test_deep_recursion_in_one_fiber_is_a_hip_error():
         k = module().get_function("recurse")
         out = hip.zeros(128, np.int32)
         k(1, 128, (out, 1_000_000, 37))     # ~300 MB of frames on a 64 KiB stack
-        try:
-            hip.synchronize()
-            report(error=None)
-        except hip.HipError as e:
-            report(error=[e.status, str(e)])
+        report_error(hip.synchronize)
     """, env={"OPENHIP_CPU_REGIONS": "0"})
     status, text = result(proc)["error"]
     assert status == "hipErrorLaunchFailure"

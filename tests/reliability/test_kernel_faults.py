@@ -64,11 +64,7 @@ def test_out_of_bounds_read_size_t_index():
         x = hip.asarray(np.arange(n, dtype=np.float32))
         y = hip.zeros(n, np.float32)
         k((n + 127) // 128, 128, (x, y, n, 77777))
-        try:
-            hip.synchronize()
-            report(error=None)
-        except hip.HipError as e:
-            report(error=[e.status, str(e)])
+        report_error(hip.synchronize)
     """)
     status, text = result(proc)["error"]
     assert status == "hipErrorIllegalAddress"
@@ -86,11 +82,7 @@ def test_integer_division_by_zero_fails_the_launch():
         out = hip.zeros(n, np.int32)
         s = hip.Stream()
         k(8, 128, (hip.asarray(num), hip.asarray(den), out, n), stream=s)
-        try:
-            s.synchronize()
-            report(error=None)
-        except hip.HipError as e:
-            report(error=[e.status, str(e)])
+        report_error(s.synchronize)
     """)
     status, text = result(proc)["error"]
     assert status == "hipErrorLaunchFailure"
@@ -103,11 +95,7 @@ def test_illegal_instruction_fails_the_launch():
         k = module().get_function("illegal")
         out = hip.zeros(512, np.int32)
         k(2, 256, (out, 300))
-        try:
-            hip.synchronize()
-            report(error=None)
-        except hip.HipError as e:
-            report(error=[e.status, str(e)])
+        report_error(hip.synchronize)
     """)
     status, text = result(proc)["error"]
     assert status in ("hipErrorLaunchFailure", "hipErrorIllegalAddress")
@@ -121,11 +109,7 @@ def test_fault_in_a_synchronising_kernel(regions):
         k = module().get_function("reverse_wild")
         out = hip.zeros(4 * 128, np.int32)
         k(4, 128, (out, 2 * 128 + 17, 0x8))
-        try:
-            hip.synchronize()
-            report(error=None)
-        except hip.HipError as e:
-            report(error=[e.status, str(e)])
+        report_error(hip.synchronize)
     """, env={"OPENHIP_CPU_REGIONS": regions})
     status, text = result(proc)["error"]
     assert status == "hipErrorIllegalAddress"
