@@ -45,6 +45,7 @@ from .runtime.memory import (
     memset_async,
 )
 from .runtime.module import Function, Module
+from .runtime.pool import MemoryPool, get_default_memory_pool
 from .runtime.stream import Event, Stream
 
 __all__ = [
@@ -59,5 +60,6 @@ __all__ = [
     "DeviceBuffer", "free", "malloc", "memcpy_dtod", "memcpy_dtod_async", "memcpy_dtoh",
     "memcpy_dtoh_async", "memcpy_htod", "memcpy_htod_async", "memset", "memset_async",
     "Function", "Module",
+    "MemoryPool", "get_default_memory_pool",
     "Event", "Stream",
 ]

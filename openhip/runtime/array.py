@@ -4,6 +4,8 @@ On the CPU platform device memory is host memory, so a DeviceArray exposes
 ``__array_interface__`` and ``numpy.asarray(x)`` shares it without a copy. On every platform it
 speaks DLPack (``__dlpack__``/``__dlpack_device__``; :func:`from_dlpack` imports), and on GPU
 platforms ``__cuda_array_interface__`` (v3).
+
+Arrays take their memory from the device's memory pool (:mod:`openhip.runtime.pool`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,6 @@ from . import dlpack as _dl
 from .device import Device, get_device
 from .memory import (
     DeviceBuffer,
-    malloc,
     memcpy_dtod,
     memcpy_dtoh,
     memcpy_dtoh_async,
@@ -26,6 +27,7 @@ from .memory import (
     memcpy_htod_async,
     memset,
 )
+from .pool import allocate as _pool_allocate
 from .stream import Stream
 
 __all__ = ["DeviceArray", "MemoryPointer", "asarray", "empty", "zeros", "ones", "full",
@@ -108,7 +110,7 @@ class DeviceArray:
         dev = get_device() if device is None else (
             device if isinstance(device, Device) else Device(device))
         nbytes = math.prod(dims) * dt.itemsize
-        self._init(malloc(nbytes, dev), dims, dt)
+        self._init(_pool_allocate(nbytes, dev), dims, dt)  # the device's memory pool
 
     def _init(self, buffer: DeviceBuffer, shape: tuple[int, ...], dtype: np.dtype,
               offset: int = 0) -> None:

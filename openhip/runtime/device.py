@@ -121,6 +121,9 @@ class Device:
                            f"the {self.platform} platform has no device reset",
                            routine="hipDeviceReset")
         fn(self._index)
+        from .pool import release_device_pool
+
+        release_device_pool(self)  # the memory pool's cached blocks go back
 
     def _register_stream(self, stream: Any) -> None:
         with self._lock:

@@ -231,6 +231,12 @@ class CpuPlatform(Platform):
             rc = lib.ohcpu_redzone_check(ptr, self._free_msg, _MSG_CAP)
             return self._free_msg.value.decode(errors="replace") if rc == 700 else None
 
+    def redzone_resize(self, device: int, ptr: int, nbytes: int) -> bool:
+        """Move the tail red zone of the allocation at ``ptr`` to ``ptr + nbytes`` (within the
+        block's capacity): the memory pool hands a cached block to a smaller request. False
+        when ``ptr`` is not a live allocation or ``nbytes`` exceeds its capacity."""
+        return self._lib().ohcpu_redzone_resize(ptr, nbytes) == 0
+
     def _copy(self, dst: int, src: int, nbytes: int, stream: Any, routine: str) -> None:
         if nbytes <= 0:
             return

@@ -356,6 +356,27 @@ inline int free_checked(void* p, char* msg, int cap) {
   return rc;
 }
 
+// Sets the user's size of the live allocation at p to nbytes, within its capacity (the user's
+// bytes and the tail red zone together): the tail red zone then starts at the new end.  The
+// memory pool (openhip/runtime/pool.py) calls it when a cached block of a size class is handed to
+// a smaller request, so the post-launch check and the free see that request's exact end.  The
+// bytes that leave the user's part are given the canary; those that join it keep the canary the
+// last check left there.  0, or kInvalidValue (not a live allocation, or beyond its capacity).
+inline int resize(void* p, uint64_t nbytes) {
+  if (nbytes == 0) nbytes = 1;
+  const uintptr_t user = reinterpret_cast<uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(table_mu());
+  auto it = table().find(user);
+  if (it == table().end()) return kInvalidValue;
+  Alloc& al = it->second;
+  const uint64_t cap = al.nbytes + al.tail;
+  if (nbytes > cap) return kInvalidValue;
+  if (nbytes < al.nbytes) fill(reinterpret_cast<unsigned char*>(user) + nbytes, al.nbytes - nbytes);
+  al.tail = cap - nbytes;
+  al.nbytes = nbytes;
+  return 0;
+}
+
 // The allocation holding address v (its end included), or table().end(); table_mu held.
 inline std::map<uintptr_t, Alloc>::iterator containing(uintptr_t v) {
   auto& t = table();

@@ -1194,6 +1194,12 @@ EXPORT int ohcpu_redzone_check(void* p, char* msg, int cap) {
   return openhip_redzone::check_one(p, msg, cap);
 }
 
+// Moves the tail red zone of the allocation at p to p + nbytes (within its capacity; the memory
+// pool's reuse of a block for a smaller request): 0, or 1 (not a live allocation / too large).
+EXPORT int ohcpu_redzone_resize(void* p, uint64_t nbytes) {
+  return openhip_redzone::resize(p, nbytes);
+}
+
 // The kernel name a red-zone report gives for launches of `entry`.
 EXPORT void ohcpu_register_kernel(void* entry, const char* name) {
   openhip_redzone::register_name(entry, name);
