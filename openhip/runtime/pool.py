@@ -67,7 +67,7 @@ import numpy as np
 from ..errors import HipError
 from .device import Device, get_device
 from .memory import DeviceBuffer, _export_lock
-from .stream import Stream, resolve_stream
+from .stream import Stream, _stream_stack, resolve_stream
 
 __all__ = ["MemoryPool", "PooledBuffer", "get_default_memory_pool", "allocate", "size_class",
            "parse_limit"]
@@ -250,7 +250,10 @@ class MemoryPool:
         if nbytes < 0:
             raise HipError("hipErrorInvalidValue", f"cannot allocate {nbytes} bytes",
                            routine="hipMalloc")
-        s = resolve_stream(stream, dev)
+        if stream is None and not _stream_stack():
+            s = dev.__dict__.get("_default_stream") or Stream._default(dev)
+        else:
+            s = resolve_stream(stream, dev)
         if nbytes == 0:
             return DeviceBuffer(0, 0, dev, owner=False)
         return self._allocate(nbytes, s)
