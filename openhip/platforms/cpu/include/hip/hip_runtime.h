@@ -49,4 +49,9 @@
 // The run-time side of cooperative groups (grid and wide-tile barriers), before user macros.
 #include "openhip_cpu/cg_runtime.h"
 
+// Whole programs (openhip hipcc / openhip run define OPENHIP_HOST_PROGRAM): the host API.
+#ifdef OPENHIP_HOST_PROGRAM
+#include "openhip_cpu/host_api.h"
+#endif
+
 #endif  // OPENHIP_CPU_HIP_RUNTIME_H
