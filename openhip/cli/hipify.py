@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from openhip.hipify import HipifyError, HipifyOptions, Stats, hipify
-from openhip.hipify.files import backup, discover, read_source, write_text
+from openhip.hipify.files import backup, discover, encode, read_source, write_text
 
 #: hipify-perl's single-dash long options (``-inplace`` means ``--inplace``).
 _PERL_OPTIONS = {
@@ -47,7 +47,8 @@ def _parser() -> argparse.ArgumentParser:
     out.add_argument("--print-stats", action="store_true", help="print translation statistics")
     out.add_argument("--examine", action="store_true", help="--no-output plus --print-stats")
     out.add_argument("--quiet-warnings", action="store_true", help="do not print warnings")
-    out.add_argument("--encoding", default="utf-8", help="source encoding (default utf-8)")
+    out.add_argument("--encoding", default="utf-8",
+                     help="source encoding (default utf-8; bytes invalid in it are kept as they are)")
     out.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                      help="progress bar for trees (default: when stderr is a terminal)")
     tr = p.add_argument_group("translation")
@@ -133,10 +134,6 @@ def run(argv: list[str]) -> int:
 
         print(f"openhip hipify {__version__} (maps: {_MAPS_SOURCE})")
         return 0
-    if args.roc and args.miopen:
-        parser.print_usage(sys.stderr)
-        print("openhip hipify: error: --roc and --miopen cannot be used together", file=sys.stderr)
-        return 2
     if not args.sources:
         parser.print_usage(sys.stderr)
         print("openhip hipify: error: no source files given", file=sys.stderr)
@@ -211,13 +208,24 @@ def _write(text: str, source: str, path: Path, root: Path, args: argparse.Namesp
         write_text(Path(args.output), text, args.encoding)
     else:
         buffer = getattr(sys.stdout, "buffer", None)
-        if buffer is not None and args.encoding.lower().replace("-", "") != "utf8":
+        if buffer is not None and not _plain_utf8(text, args.encoding):
             sys.stdout.flush()
-            buffer.write(text.encode(args.encoding))  # same bytes as the input's encoding
+            buffer.write(encode(text, args.encoding))  # the input's bytes, any that were not UTF-8
             buffer.flush()
         else:
             sys.stdout.write(text)
             sys.stdout.flush()
+
+
+def _plain_utf8(text: str, encoding: str) -> bool:
+    """True when ``text`` is UTF-8 text as it stands (no kept bytes, UTF-8 wanted)."""
+    if encoding.lower().replace("-", "").replace("_", "") != "utf8":
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 class _Progress:

@@ -1,9 +1,12 @@
 """Files for the command line: finding sources in trees, reading them safely, writing results.
 
-Sources are read as bytes and decoded strictly (UTF-8 unless told otherwise), so binary files and
-files in another encoding give a clear :class:`~openhip.hipify.HipifyError` instead of garbage;
-line endings are kept as they are. Results are written through a temporary file and
-``os.replace``, so a failure never leaves half a file behind.
+Sources are read as bytes and decoded as UTF-8 (or the encoding given) with Python's
+``surrogateescape`` handler: a byte that is not valid in the encoding (a Windows-1252 apostrophe,
+0x92, in a comment) becomes a lone surrogate that no CUDA name contains, is never translated, and
+is written back as the same byte. So any bytes go in, the tokens are translated and every other
+byte comes out unchanged, as with hipify-clang. Binary files (a NUL byte) give a clear
+:class:`~openhip.hipify.HipifyError`; line endings are kept as they are. Results are written
+through a temporary file and ``os.replace``, so a failure never leaves half a file behind.
 """
 
 from __future__ import annotations
@@ -47,28 +50,39 @@ def discover(
     return found
 
 
+#: The error handler that maps undecodable bytes to lone surrogates and back.
+ERRORS = "surrogateescape"
+
+
+def decode(data: bytes, encoding: str = "utf-8", path: str = "<bytes>") -> str:
+    """Source bytes as text; bytes invalid in ``encoding`` are kept (as lone surrogates)."""
+    nul = data.find(b"\x00")
+    if nul >= 0:
+        raise HipifyError(f"binary file (NUL byte at offset {nul}); not a source file", path)
+    try:
+        return data.decode(encoding, ERRORS)
+    except LookupError:
+        raise HipifyError(f"unknown encoding {encoding!r}", path) from None
+    except UnicodeDecodeError as exc:  # a codec without surrogateescape support (utf-16 ...)
+        raise HipifyError(f"not valid {encoding} at offset {exc.start}", path) from None
+
+
+def encode(text: str, encoding: str = "utf-8") -> bytes:
+    """The bytes of a translation: the bytes :func:`decode` kept come back unchanged."""
+    try:
+        return text.encode(encoding, ERRORS)
+    except UnicodeEncodeError:  # a real surrogate code point from the Python API
+        return text.encode(encoding, "surrogatepass" if encoding.lower().startswith("utf") else "replace")
+
+
 def read_source(path: Path, encoding: str = "utf-8") -> str:
-    """The text of a source file; :class:`HipifyError` for binary data or a bad encoding."""
+    """The text of a source file (any bytes; see :func:`decode`); :class:`HipifyError` for a
+    file that cannot be read or holds binary data."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise HipifyError(exc.strerror or str(exc), str(path)) from None
-    nul = data.find(b"\x00")
-    if nul >= 0:
-        raise HipifyError(f"binary file (NUL byte at offset {nul}); not a source file", str(path))
-    try:
-        return data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise HipifyError(
-            f"not valid {encoding} (byte 0x{data[exc.start]:02x} at offset {exc.start}); "
-            "convert the file or pass --encoding",
-            str(path),
-            line,
-            exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1,
-        ) from None
-    except LookupError:
-        raise HipifyError(f"unknown encoding {encoding!r}", str(path)) from None
+    return decode(data, encoding, str(path))
 
 
 def write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
@@ -77,7 +91,7 @@ def write_text(path: Path, text: str, encoding: str = "utf-8") -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as f:
-            f.write(text.encode(encoding))
+            f.write(encode(text, encoding))
         if path.exists():
             os.chmod(tmp, path.stat().st_mode & 0o7777)
         os.replace(tmp, path)

@@ -13,8 +13,10 @@ class HipifyOptions:
     * ``hip_kernel_execution_syntax`` (``--hip-kernel-execution-syntax``): rewrite
       ``k<<<g, b, s, q>>>(args)`` to ``hipLaunchKernelGGL(k, dim3(g), dim3(b), s, q, args)``;
       by default the launch syntax is kept (it is valid HIP).
-    * ``roc`` (``--roc``): use the rocBLAS/rocSPARSE/rocSOLVER/MIOpen names where the tables
-      have them; ``miopen`` (``--miopen``): the same for cuDNN (and the runtime names MIOpen uses).
+    * ``roc`` (``--roc``): use the rocBLAS/rocSPARSE/rocSOLVER names where the tables have them;
+      ``miopen`` (``--miopen``): MIOpen's names for cuDNN (and the runtime names MIOpen uses).
+      They combine as in hipify-clang: with both, the names are those of ``miopen`` and the
+      argument rewrites are cuDNN -> MIOpen's (see :mod:`openhip.hipify.calls`).
     * ``experimental`` (``--experimental``): also translate APIs HIP supports experimentally.
     * ``use_hip_data_types`` (``--use-hip-data-types``): keep ``hipDataType`` names for
       ``cudaDataType`` and its values even with ``roc``.
@@ -48,8 +50,6 @@ class HipifyOptions:
         unknown = sorted(set(kwargs) - names)
         if unknown:
             raise TypeError(f"unknown hipify option(s): {', '.join(unknown)}")
-        if kwargs.get("roc") and kwargs.get("miopen"):
-            raise ValueError("'roc' and 'miopen' cannot be used together")
         if "whitelist" in kwargs:
             kwargs["whitelist"] = frozenset(kwargs["whitelist"])  # type: ignore[arg-type]
         return cls(**kwargs)  # type: ignore[arg-type]

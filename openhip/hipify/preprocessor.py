@@ -14,8 +14,17 @@ from collections.abc import Mapping, Sequence
 
 from .lexer import COMMENT, IDENT, INCLUDE, NEWLINE, PUNCT, SPACE, Token
 
-#: Macros a CUDA compiler defines when it compiles host code.
-PREDEFINED = {"__CUDACC__": "1", "__NVCC__": "1", "__CUDA__": "1", "__cplusplus": "201703L"}
+#: The CUDA release the maps describe (HIPIFY's tables go up to CUDA 12.6).
+CUDA_VERSION = "12060"
+#: Macros a CUDA compiler defines when it compiles host code. ``CUDA_VERSION`` and
+#: ``CUDART_VERSION`` come from CUDA's headers, which clang's CUDA mode (hipify-clang's) always
+#: includes; they are those of :data:`CUDA_VERSION`, so ``#if CUDA_VERSION >= 11010`` blocks
+#: count as active. ``-D`` definitions override them.
+PREDEFINED = {
+    "__CUDACC__": "1", "__NVCC__": "1", "__CUDA__": "1", "__cplusplus": "201703L",
+    "CUDA_VERSION": CUDA_VERSION, "CUDART_VERSION": CUDA_VERSION,
+    "__CUDACC_VER_MAJOR__": CUDA_VERSION[:2], "__CUDACC_VER_MINOR__": str(int(CUDA_VERSION[2:4])),
+}
 
 
 def directive_starts(tokens: Sequence[Token]) -> list[int]:

@@ -15,6 +15,7 @@ import time
 from collections.abc import Sequence
 
 from . import calls, literals, maps
+from .files import encode
 from .includes import (
     IncludeState,
     includes_header,
@@ -100,6 +101,8 @@ class _Translator:
         self.strong_cuda = False  # a CUDA-only name or header: the file needs the HIP runtime
         self.weak_cuda = False  # keywords, launches, names shared by CUDA and HIP
         self.hip_signal = False  # the file already looks like HIP
+        self.special_calls: list[int] = []  # calls with argument rules, applied after the scan
+        self.declared: dict[tuple[int, str], int] = {}  # (block, name) -> variables declared
 
     # ----------------------------------------------------------------- helpers
     def position(self, offset: int) -> tuple[int, int]:
@@ -217,6 +220,10 @@ class _Translator:
             elif kind == COMMENT:
                 if self.opt.translate_comments and not skip[i]:
                     self.comment(i, tok)
+        if "half2" in text:
+            self.half2_members()
+        if self.special_calls:
+            self.special_calls_done()
         if launches:
             self.weak_cuda = True
             self.launches(launches)
@@ -228,7 +235,7 @@ class _Translator:
         out = self.splice(insertion)
         stats = self.stats
         stats.total_lines = text.count("\n")
-        stats.total_bytes = len(text.encode("utf-8", "surrogatepass"))
+        stats.total_bytes = len(encode(text))
         stats.changed_files = int(out != text)
         stats.seconds = time.perf_counter() - started
         return HipifyResult(out, self.warnings, stats, text)
@@ -320,37 +327,210 @@ class _Translator:
         stats.converted.add(entry.conv, entry.library, name)
         if replacement != name:
             self.repl[i] = replacement
-        if name in calls.SPECIAL and not (opt.roc or opt.miopen):
-            self.special_call(i, tok)
+        if name in calls.SPECIAL:
+            self.special_calls.append(i)
 
-    def special_call(self, i: int, tok: Token) -> None:
-        found = calls.call_arguments(self.tokens, i)
-        if found is None:
-            return
-        rparen, args = found
-        name = tok.text
+    def special_calls_done(self) -> None:
+        """Apply the argument rules of the calls found, inner calls first."""
+        target = calls.target_of(self.opt.roc, self.opt.miopen)
+        found = []
+        for i in self.special_calls:
+            where = calls.call_arguments(self.tokens, i)
+            if where is not None:
+                found.append((where[0], i, where[1]))
+        for rparen, i, args in sorted(found):
+            self.special_call(i, rparen, args, target)
+
+    def special_call(self, i: int, rparen: int, args: list[tuple[int, int]], target: str) -> None:
+        name = self.tokens[i].text
         n = len(args)
-        if name in calls.OVERLOADS and n in calls.OVERLOADS[name]:
+        if target == calls.HIP and name in calls.OVERLOADS and n in calls.OVERLOADS[name]:
             self.repl[i] = calls.OVERLOADS[name][n]
-        if name in calls.HIP_SYMBOL_ARGS:
-            k = calls.HIP_SYMBOL_ARGS[name]
-            if k < n:
-                a, b = args[k]
-                if not self.tokens[a].text.startswith("HIP_SYMBOL"):
-                    self.prefix[a] = "HIP_SYMBOL(" + self.prefix.get(a, "")
-                    self.suffix[b - 1] = self.suffix.get(b - 1, "") + ")"
-        if name in calls.ADD_ARGS:
-            count, extra = calls.ADD_ARGS[name]
-            if n == count:
-                self.prefix[rparen] = f", {extra}" + self.prefix.get(rparen, "")
-        if name in calls.REMOVE_ARGS:
-            k = calls.REMOVE_ARGS[name]
-            if k < n:
-                start = args[k - 1][1] if k == n - 1 else args[k][0]
-                stop = args[k][1] if k == n - 1 else args[k + 1][0]
-                for j in range(start, stop):
-                    self.repl[j] = ""
-                self.warn(tok.start, f"Possible data loss in {k + 1} argument of '{name}'.")
+        rule = calls.rule_for(name, target)
+        if rule is None:
+            return
+        if any(op.op == "move" for op in rule.ops):
+            self.reorder_arguments(i, rparen, args, rule)
+            return
+        tokens, prefix, suffix = self.tokens, self.prefix, self.suffix
+        for op in rule.ops:
+            k = op.index
+            if op.op == "add":
+                if k < n:
+                    a = args[k][0]
+                    prefix[a] = prefix.get(a, "") + op.value + ", "
+                else:  # past the last argument: appended, as hipify-clang does
+                    prefix[rparen] = prefix.get(rparen, "") + (", " if n else "") + op.value
+                continue
+            if op.op == "declare":
+                self.declare_arguments(i, rparen, n, op.value)
+                continue
+            if k >= n:
+                continue
+            a, b = args[k]
+            if op.op == "HIP_SYMBOL":
+                if not tokens[a].text.startswith("HIP_SYMBOL"):
+                    prefix[a] = "HIP_SYMBOL(" + prefix.get(a, "")
+                    suffix[b - 1] = suffix.get(b - 1, "") + ")"
+            elif op.op == "cast_size_t":
+                prefix[a] = "reinterpret_cast<size_t*>(" + prefix.get(a, "")
+                suffix[b - 1] = suffix.get(b - 1, "") + ")"
+            elif op.op == "replace":
+                self.blank(a, b)
+                self.repl[a] = op.value
+            elif op.op == "remove":
+                start = args[k - 1][1] if k == n - 1 and k > 0 else a
+                stop = b if k == n - 1 else args[k + 1][0]
+                self.blank(start, stop)
+                if op.data_loss:
+                    self.warn(tokens[i].start, f"Possible data loss in {k + 1} argument of '{name}'.")
+
+    def declare_arguments(self, i: int, rparen: int, n: int, params: str) -> None:
+        """Append variables for ``params`` (``type name, ...``) to the call at ``i``, declared
+        on the lines before its statement (hipify-clang's new-argument rewrite)."""
+        tokens = self.tokens
+        start = self.statement_start(i)
+        scope = self.enclosing_block(i)
+        line_start = self.text.rfind("\n", 0, tokens[start].start) + 1
+        indent = self.text[line_start:tokens[start].start]
+        if indent.strip():
+            indent = ""
+        decls, names = [], []
+        for param in params.split(","):
+            ptype, base = param.rsplit(None, 1)
+            count = self.declared.get((scope, base), 0)
+            self.declared[(scope, base)] = count + 1
+            var = f"hipify_{base}" + (f"_{count}" if count else "")
+            decls.append(f"{ptype} {var} = {{}};\n{indent}")
+            names.append(var)
+        self.prefix[start] = "".join(decls) + self.prefix.get(start, "")
+        self.prefix[rparen] = self.prefix.get(rparen, "") + (", " if n else "") + ", ".join(names)
+
+    def statement_start(self, i: int) -> int:
+        """Index of the first token of the statement holding token ``i``."""
+        tokens = self.tokens
+        depth = 0
+        j = i - 1
+        while j >= 0:
+            tok = tokens[j]
+            if tok.kind == "punct":
+                if tok.text in ")]":
+                    depth += 1
+                elif tok.text in "([":
+                    if depth == 0:
+                        break
+                    depth -= 1
+                elif depth == 0 and tok.text in ";{}":
+                    break
+            elif tok.kind == "nl" and depth == 0 and self.sig_next(j) is not None and self.sig_next(j).text == "#":
+                break
+            j -= 1
+        j += 1
+        while j < i and tokens[j].kind in _BLANKS:
+            j += 1
+        return j
+
+    def enclosing_block(self, i: int) -> int:
+        """Index of the ``{`` of the block holding token ``i`` (-1 at file scope)."""
+        depth = 0
+        for j in range(i - 1, -1, -1):
+            tok = self.tokens[j]
+            if tok.kind == "punct":
+                if tok.text == "}":
+                    depth += 1
+                elif tok.text == "{":
+                    if depth == 0:
+                        return j
+                    depth -= 1
+        return -1
+
+    def blank(self, start: int, stop: int) -> None:
+        """Remove the text of tokens ``[start, stop)``, edits included."""
+        for j in range(start, stop):
+            self.repl[j] = ""
+            self.prefix.pop(j, None)
+            self.suffix.pop(j, None)
+
+    def reorder_arguments(self, i: int, rparen: int, args: list[tuple[int, int]], rule: calls.ArgRule) -> None:
+        """Rewrite the whole argument list of a call whose rule moves arguments."""
+        n = len(args)
+        items: list[int | str] = list(range(n))
+        removed: set[int] = set()
+        adds: list[tuple[int, str]] = []
+        replaced: dict[int, str] = {}
+        for op in rule.ops:
+            if op.op == "move":
+                if op.index + op.count > n:
+                    return
+                block = [x for x in items if isinstance(x, int) and op.index <= x < op.index + op.count]
+                items = [x for x in items if x not in block]
+                at = items.index(op.to) if op.to in items else len(items)
+                items[at:at] = block
+            elif op.op == "remove":
+                removed.add(op.index)
+            elif op.op == "replace":
+                replaced[op.index] = op.value
+            elif op.op == "add":
+                adds.append((op.index, op.value))
+        for k, value in adds:
+            at = items.index(k) if k in items else len(items)
+            items.insert(at, value)
+        texts = []
+        for x in items:
+            if isinstance(x, str):
+                texts.append(x)
+            elif x not in removed:
+                texts.append(replaced.get(x, self.render(*args[x])))
+        first, last = args[0][0], args[-1][1]
+        self.blank(first, last)
+        self.repl[first] = ", ".join(texts)
+
+    def half2_members(self) -> None:
+        """``v.x``/``v.y`` of a ``half2`` variable become ``reinterpret_cast<half&>(v.x)``, as
+        hipify-clang writes them (HIP's half2 members are not ``half``). Variables are those the
+        file declares with the type ``half2`` itself (not const, not a pointer)."""
+        tokens = self.tokens
+        n = len(tokens)
+        names: set[str] = set()
+        for i, tok in enumerate(tokens):
+            if tok.kind != IDENT or tok.text != "half2":
+                continue
+            prev = self.sig_prev(i)
+            if prev is not None and prev.text in ("const", "::", "<", "*", "&", "."):
+                continue
+            j = i + 1
+            while True:  # half2 a, b = ..., c;
+                while j < n and tokens[j].kind in _BLANKS:
+                    j += 1
+                if j >= n or tokens[j].kind != IDENT:
+                    break
+                k = j + 1
+                while k < n and tokens[k].kind in _BLANKS:
+                    k += 1
+                if k >= n or tokens[k].text not in ("=", ";", ",", ")", "{"):
+                    break
+                names.add(tokens[j].text)
+                if tokens[k].text != ",":
+                    break
+                j = k + 1
+        if not names:
+            return
+        for i, tok in enumerate(tokens):
+            if tok.kind != IDENT or tok.text not in names:
+                continue
+            prev = self.sig_prev(i)
+            if prev is not None and prev.text in (".", "->", "::"):
+                continue
+            dot = i + 1
+            if dot + 1 >= n or tokens[dot].text != "." or tokens[dot + 1].text not in ("x", "y"):
+                continue
+            member = dot + 1
+            after = self.sig_next(member)
+            if after is not None and after.text in ("(", "."):
+                continue
+            self.prefix[i] = self.prefix.get(i, "") + "reinterpret_cast<half&>("
+            self.suffix[member] = ")" + self.suffix.get(member, "")
+            self.strong_cuda = True
 
     def include(self, i: int, tok: Token) -> None:
         head, header, angled = split_include(tok.text)

@@ -146,9 +146,11 @@ def test_use_hip_data_types_with_roc():
     assert "HIP_R_32F" in translate("x = CUDA_R_32F;", roc=True, use_hip_data_types=True)
 
 
-def test_roc_and_miopen_exclusive():
-    with pytest.raises(ValueError):
-        translate("x", roc=True, miopen=True)
+def test_roc_and_miopen_combine():
+    text = translate("cudnnHandle_t h; cublasHandle_t b; cusparseHandle_t s;", roc=True, miopen=True)
+    assert text.endswith("miopenHandle_t h; rocblas_handle b; rocsparse_handle s;")
+    # the roc* names of --roc alone are kept for the other libraries
+    assert translate("cublasHandle_t b;", roc=True).endswith("rocblas_handle b;")
 
 
 def test_unknown_option():

@@ -13,7 +13,7 @@ void spmv(int m, int n, int nnz, int *rowPtr, int *colInd, float *val, float *x,
   float alpha = 1.0f, beta = 0.0f;
   size_t size = 0;
   rocsparse_spmv(handle, rocsparse_operation_none, &alpha, A, vx, &beta, vy,
-                          rocblas_datatype_f32_r, rocsparse_spmv_alg_default, &size);
+                          rocblas_datatype_f32_r, rocsparse_spmv_alg_default, rocsparse_spmv_stage_buffer_size, &size, nullptr);
   rocsparse_destroy_spmat_descr(A);
   rocsparse_destroy_dnvec_descr(vx);
   rocsparse_destroy_dnvec_descr(vy);
