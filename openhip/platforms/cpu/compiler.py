@@ -280,6 +280,8 @@ def build_footer(scan_result, name_expressions: Sequence[str],
         plan = regions.get(decl.name)
         if decl.uses_sync and plan is not None and not plan.function:
             meta[expr]["regions_refused"] = plan.reason
+        if modes[ident] == "regions" and getattr(plan, "stride_loops", 0):
+            meta[expr]["stride_loops"] = plan.stride_loops  # interchanged (regions.py)
         short = decl.name.rsplit("::", 1)[-1]
         if expr == decl.name and short != expr and short_count.get(short) == 1:
             kernels.setdefault(short, symbol)

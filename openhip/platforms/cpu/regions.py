@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from ...compiler.scan import SYNC_FUNCTIONS, SYNC_PREFIXES, SourceScan, parse
 from ...compiler.scan import walk as _walk
 from . import rewrite
-from .rewrite import WARP_SPLIT, WARP_SPLIT_PARTIAL
+from .rewrite import STRIDE_INDEX, WARP_SPLIT, WARP_SPLIT_PARTIAL
 
 __all__ = ["RegionPlan", "split_kernels", "PREFIX"]
 
@@ -99,6 +99,11 @@ _CG_UNQUALIFIED = frozenset({"sync", "reduce", "inclusive_scan", "exclusive_scan
                              "labeled_partition", "binary_partition", "this_grid"})
 
 
+#: the run-time check of an interchanged stride loop (rewrite.interchange_stride_loops)
+_STRIDE_OK = "::openhip::detail::stride_ok<"
+_STRIDE_MARK = re.compile(re.escape(STRIDE_INDEX) + r"\((__oh_gs\d+)\)")
+
+
 class _Fallback(Exception):
     """The kernel cannot be split (the message says why); it runs as fibers."""
 
@@ -111,6 +116,8 @@ class RegionPlan:
     function: str | None        # qualified name of the generated function, None: not split
     reason: str = ""            # why it was not split
     regions: int = 0            # thread loops generated
+    #: per-thread stride loops run interchanged with the thread loop (rewrite.py)
+    stride_loops: int = 0
 
 
 @dataclass(eq=False)
@@ -350,7 +357,8 @@ class _Kernel:
             return
         text = re.sub(r"\s+", "", self.t(fn))
         engine = re.match(r"(?:::)?openhip::detail::(\w+)", text)
-        if engine and not engine.group(1).startswith(("wc_", "region_", "vote_add")):
+        if engine and not engine.group(1).startswith(("wc_", "region_", "vote_add",
+                                                                 "stride_ok")):
             raise _Fallback(f"line {line}: {text}(...) (the engine's own functions may need "
                             "the fibers)")
         if _CG_CALLS.match(text) or (self.using_cg and text in _CG_UNQUALIFIED and
@@ -559,6 +567,8 @@ class _Kernel:
             # the lane buffer functions of warp.h take their operands by value, but for
             # __match_all_sync's predicate (its last argument, by reference)
             return self.t(fn).startswith("::openhip::detail::wc_match_all") and index == 7
+        if fn is not None and re.sub(r"\s+", "", self.t(fn)).startswith(_STRIDE_OK):
+            return False  # by value
         if fn is None or fn.type != "identifier" or fn.id in self.resolved:
             return True
         name = self.t(fn)
@@ -810,6 +820,10 @@ class _Kernel:
                 return False
             if fn.type == "identifier" and self.t(fn) in _PURE_CALLS and \
                     fn.id not in self.resolved:
+                return all(self._uniform_expr(a, uniform, thread_ok, remat)
+                           for a in args.named_children)
+            if re.sub(r"\s+", "", self.t(fn)).startswith(_STRIDE_OK):
+                # the interchange's run-time check (rewrite.py): a pure function
                 return all(self._uniform_expr(a, uniform, thread_ok, remat)
                            for a in args.named_children)
             if fn.type in ("primitive_type", "type_identifier", "sized_type_specifier",
@@ -1343,7 +1357,19 @@ class _Kernel:
         label = f"__oh_next{self.labels}"
         self.labels += 1
         out = self.out
-        out.append("OPENHIP_CPU_FOR_EACH_THREAD(__oh_lt) {\n")
+        # the thread loop of an interchanged stride loop counts the loop's index (engine.h)
+        span = next((m.group(1) for s in stmts for m in [_STRIDE_MARK.search(self.t(s))] if m),
+                    None)
+        # under warp-uniform guards only (and no exits): in a 1-D block, a loop over the warps
+        # the guards hold and, inside, a loop over the warp's lanes with a trip count GCC can
+        # compute (the generic thread loop skips warps by moving its own counter)
+        warp_loop = guard is None and span is None and not self.returns and \
+            bool(self.guard_stack) and all(self.guard_warp.get(g) for g, _ in self.guard_stack)
+        head = len(out)
+        if span is None:
+            out.append("OPENHIP_CPU_FOR_EACH_THREAD(__oh_lt) {\n")
+        else:
+            out.append(f"OPENHIP_CPU_FOR_EACH_THREAD_FROM(__oh_lt, __oh_si, {span}) {{\n")
         if guard is not None:
             out.append(f"__oh_guard[{guard}u * __oh_n + __oh_lt] = 0;\n")
         if self.returns:
@@ -1351,9 +1377,11 @@ class _Kernel:
         # guard flags: 1 the if's condition held, 2 it did not, 0 the thread is not there
         for g, branch in self.guard_stack:
             skip = ("{ if (__oh_1d && (__oh_lt & 31u) == 0u) { __oh_lt_x += 31u; "
-                    "__oh_lt += 31u; } continue; }") if self.guard_warp.get(g) else "continue;"
+                    "__oh_lt += 31u; } continue; }") if self.guard_warp.get(g) and span is None \
+                else "continue;"
             out.append(f"if (__oh_guard[{g}u * __oh_n + __oh_lt] != {1 if branch else 2}) "
                        f"{skip}\n")
+        body_start = len(out)
         out.append("{\n")
         if self.warp_sites:
             # the lanes a warp function here may read: those under the same branch
@@ -1395,14 +1423,37 @@ class _Kernel:
             out.append(self.line(first) + f"__oh_guard[{guard}u * __oh_n + __oh_lt] = "
                        f"({self._thread_text(first, label)}) ? 1 : 2;\n")
         for s in stmts if guard is None else ():
-            out.append(self.line(s) + self._thread_text(s, label) + "\n")
+            text = self._thread_text(s, label)
+            if span is not None:
+                text = _STRIDE_MARK.sub("__oh_si", text)
+            out.append(self.line(s) + text + "\n")
         for d in self.promoted:
             if d in declared_here:
                 i = self.index[d]
                 out.append(f"__builtin_memcpy(static_cast<void*>(&__oh_v{i}[__oh_lt]), "
                            f"&{d.name}, sizeof(__oh_T{i}));\n")
         out.append("}\n")
+        body = out[body_start:]
         out.append(f"{label}: ;\n}}\n" if self.returns else "}\n")
+        if warp_loop:
+            generic = out[head:]
+            del out[head:]
+            # a warp's lanes are all there (no exits) and share the guards' flags: its first
+            # lane's flags decide
+            checks = " || ".join(f"__oh_guard[{g}u * __oh_n + (unsigned)__oh_w] != "
+                                 f"{1 if branch else 2}" for g, branch in self.guard_stack)
+            out.append("if (__oh_1d) {\n"
+                       "for (int __oh_w = 0; __oh_w < (int)__oh_n; __oh_w += 32) {\n"
+                       f"if ({checks}) continue;\n"
+                       "const int __oh_we = __oh_w + 32 < (int)__oh_n ? __oh_w + 32 : "
+                       "(int)__oh_n;\n"
+                       "for (int __oh_lt = __oh_w; __oh_lt < __oh_we; ++__oh_lt) "
+                       "if ((threadIdx.x = (unsigned)__oh_lt, threadIdx.y = 0u, "
+                       "threadIdx.z = 0u), false) {} else\n")
+            out.extend(body)
+            out.append("}\n} else {\n")
+            out.extend(generic)
+            out.append("}\n")
 
     def _thread_text(self, stmt, label: str) -> str:
         """The statement's text with each ``return;`` turned into a thread exit."""
@@ -1594,10 +1645,12 @@ def _apply(data: bytes, func, template, scan_result: SourceScan, edits):
     return new, found, tmpl, scan2
 
 
-def _prepare(data: bytes, func, template, scan_result: SourceScan, macros: dict[str, str]):
-    """(data, function node, template node, scan, warp call sites) to analyse: the kernel with
-    the rewrites of rewrite.py (helpers inlined, declarations one per declarator, warp functions
-    turned into warp-level split points) and its votes expanded (_expand_votes)."""
+def _prepare(data: bytes, func, template, scan_result: SourceScan, macros: dict[str, str],
+             stride: bool = True):
+    """(data, function node, template node, scan, warp call sites, stride loops) to analyse:
+    the kernel with the rewrites of rewrite.py (helpers inlined, declarations one per
+    declarator, warp functions turned into warp-level split points, with ``stride`` per-thread
+    stride loops interchanged with the thread loop) and its votes expanded (_expand_votes)."""
     state = (data, func, template, scan_result)
     sync = _sync_names(scan_result)
     counter = [0]
@@ -1610,7 +1663,8 @@ def _prepare(data: bytes, func, template, scan_result: SourceScan, macros: dict[
             break
         state = _apply(*state, edits) or state
     warp_sites = 0
-    for step in ("declarations", "groups", "warp", "votes"):
+    stride_loops = 0
+    for step in ("declarations", "groups", "warp", "votes", "stride"):
         d, f = state[0], state[1]
         body = f.child_by_field_name("body")
         if body is None:
@@ -1623,13 +1677,20 @@ def _prepare(data: bytes, func, template, scan_result: SourceScan, macros: dict[
         elif step == "warp":
             expansion = rewrite.expand_warp_calls(d, body, macros)
             edits, sites = expansion.edits, expansion.sites
-        else:
+        elif step == "votes":
             edits = _expand_votes(d, f)
+        elif stride:
+            tree, _ = parse(d.decode("utf-8"))
+            edits = rewrite.interchange_stride_loops(d, body, tree.root_node, sync, counter)
+        else:
+            edits = []
         again = _apply(*state, edits) if edits else None
         if again is not None:
             state = again
             warp_sites = max(warp_sites, sites)
-    return (*state, warp_sites)
+            if step == "stride":
+                stride_loops = len(edits)
+    return (*state, warp_sites, stride_loops)
 
 
 def split_kernels(source: str, scan_result: SourceScan, filename: str, kernels: list[str]
@@ -1680,17 +1741,25 @@ def split_kernels(source: str, scan_result: SourceScan, filename: str, kernels: 
             plans[name] = RegionPlan(name, None, "definition not found")
             continue
         mine: list[tuple[int, int, str]] = []
-        regions = 0
+        regions = strides = 0
         try:
             for func, template in found[name]:
-                kdata, kfunc, ktemplate, kscan, sites = _prepare(data, func, template,
-                                                                 scan_result, macros)
-                k = _Kernel(kdata, kfunc, ktemplate, kscan, constants, sync, filename,
-                            functions, macros)
-                k.warp_sites = sites
-                k.analyse()
-                code = k.generate(name)
+                for stride in (True, False):
+                    kdata, kfunc, ktemplate, kscan, sites, loops = _prepare(
+                        data, func, template, scan_result, macros, stride)
+                    k = _Kernel(kdata, kfunc, ktemplate, kscan, constants, sync, filename,
+                                functions, macros)
+                    k.warp_sites = sites
+                    try:
+                        k.analyse()
+                        code = k.generate(name)
+                    except _Fallback:
+                        if not loops:
+                            raise
+                        continue  # the interchanged loops did not split: the kernel as written
+                    break
                 regions = max(regions, k.regions)
+                strides = max(strides, loops)
                 outer = template if template is not None else func
                 mine.append((outer.end_byte, outer.end_byte,
                              f"\n{code}#line {outer.end_point[0] + 1} \"{filename}\"\n"))
@@ -1700,5 +1769,5 @@ def split_kernels(source: str, scan_result: SourceScan, filename: str, kernels: 
         edits.extend(mine)
         prefix, _, base = name.rpartition("::")
         plans[name] = RegionPlan(name, (prefix + "::" if prefix else "") + PREFIX + base,
-                                 regions=regions)
+                                 regions=regions, stride_loops=strides)
     return edits, plans

@@ -1029,3 +1029,231 @@ def _cg_member(group: tuple, method: str, args: list[str], node) -> str | None:
     if method == "match_any" and len(args) == 1:
         return f"((unsigned)((__match_any_sync({mask}, {args[0]}) & {mask}) >> {base}))"
     return None
+
+
+# ---- grid- and block-stride loops: interchanged with the thread loop ------------------------------
+#: the marker of an interchanged stride loop's index in rewritten source (regions.py emits the
+#: region holding it as a thread loop whose counter is that index)
+STRIDE_INDEX = "__openhip_stride_index"
+#: integer types a stride loop's index may have
+_INDEX_TYPES = frozenset({"int", "unsigned", "unsigned int", "signed", "signed int", "long",
+                          "unsigned long", "long int", "unsigned long int", "long long",
+                          "unsigned long long", "long long int", "unsigned long long int",
+                          "size_t", "ssize_t", "ptrdiff_t", "int32_t", "uint32_t", "int64_t",
+                          "uint64_t", "intptr_t", "uintptr_t", "index_t", "uint", "ulong"})
+#: calls whose order between threads shows (the interchange runs each thread's iterations
+#: interleaved with the others': float atomics would round differently than on fibers)
+_ORDERED_CALL = re.compile(r"atomic|printf|assert|__threadfence|clock|__trap|abort|puts|fputs")
+_THREAD_X = ("threadIdx.x", "hipThreadIdx_x")
+
+
+def _plus_terms(node) -> list:
+    """The operands of a chain of binary ``+`` (``a * b + c + d`` -> [a * b, c, d])."""
+    if node.type == "binary_expression":
+        op = node.child_by_field_name("operator")
+        if op is not None and op.type == "+":
+            return _plus_terms(node.child_by_field_name("left")) + \
+                _plus_terms(node.child_by_field_name("right"))
+    return [node]
+
+
+def _names(data: bytes, node) -> set[str]:
+    return {_text(data, n) for n in _walk(node) if n.type == "identifier"}
+
+
+def _thread_x_aliases(data: bytes, body, modified: set[str]) -> set[str]:
+    """Locals of the kernel body initialised to ``threadIdx.x`` (``const unsigned tid =
+    threadIdx.x;``), declared once and never modified."""
+    counts: dict[str, int] = {}
+    found: set[str] = set()
+    for n in _walk(body):
+        if n.type not in ("init_declarator", "parameter_declaration"):
+            continue
+        d = n.child_by_field_name("declarator")
+        if d is None or d.type != "identifier":
+            continue
+        name = _text(data, d)
+        counts[name] = counts.get(name, 0) + 1
+        value = n.child_by_field_name("value")
+        decl = n.parent
+        if value is not None and re.sub(r"\s+", "", _text(data, value)) in _THREAD_X and \
+                decl is not None and decl.type == "declaration" and decl.parent is not None \
+                and decl.parent.id == body.id:
+            type_node = decl.child_by_field_name("type")
+            if type_node is not None and re.sub(r"\s+", " ", _text(data, type_node)) in \
+                    _INDEX_TYPES:
+                found.add(name)
+    return {n for n in found if counts[n] == 1 and n not in modified}
+
+
+def _loop_jumps(node, loop) -> bool:
+    """``node`` holds a break or continue of ``loop`` (not of a loop or switch inside it), or a
+    goto."""
+    for n in _walk(node):
+        if n.type == "goto_statement":
+            return True
+        if n.type not in ("break_statement", "continue_statement"):
+            continue
+        p = n.parent
+        while p is not None and p.id != loop.id:
+            if p.type in ("for_statement", "while_statement", "do_statement",
+                          "for_range_loop", "lambda_expression") or \
+                    (p.type == "switch_statement" and n.type == "break_statement"):
+                break
+            p = p.parent
+        if p is not None and p.id == loop.id:
+            return True
+    return False
+
+
+def interchange_stride_loops(data: bytes, body, root, sync_names: set[str],
+                             counter: list[int]) -> list[Edit]:
+    """Edits turning each per-thread grid- or block-stride loop of the kernel body,
+
+        for (T i = U + threadIdx.x; i < B; i += S) BODY
+
+    (``U``, ``B``, ``S`` free of ``i`` and of the thread index, ``BODY`` free of barriers,
+    warp functions, calls whose order between threads shows, jumps out of the loop and
+    changes of ``i``), into a loop over the block's starts that the splitter runs once per
+    block, each iteration one thread loop over ``i = g .. g + blockDim.x`` (consecutive threads,
+    consecutive indices: plain vector loads), when ``openhip::detail::stride_ok`` finds at run
+    time that no index wraps and the comparisons are numeric; the loop as written otherwise:
+
+        if (!stride_ok<T>(U, B, S)) { split; for (...) BODY }
+        else { for (T g = U; g < B; g += S) { split; { T i = STRIDE_INDEX(g); if (i < B) BODY } } }
+
+    Every thread runs the same iterations with the same values; only the order of different
+    threads' iterations changes, which no kernel without a race can tell.  The copy of the loop
+    as written is on the loop's first line (the body keeps its lines).  ``U``, ``B`` and ``S``
+    must be block-uniform: the splitter checks that and refuses the rewritten kernel otherwise
+    (regions.py then splits the kernel as written)."""
+    modified = _modified_names(data, body)
+    aliases = _thread_x_aliases(data, body, modified)
+    helpers = {}
+    for n in _walk(root):
+        if n.type == "function_definition":
+            d = n.child_by_field_name("declarator")
+            while d is not None and d.type != "function_declarator":
+                d = d.child_by_field_name("declarator")
+            name = d.child_by_field_name("declarator") if d is not None else None
+            if name is not None:
+                helpers.setdefault(_text(data, name).rsplit("::", 1)[-1], []).append(n)
+    edits: list[Edit] = []
+    for loop in _walk(body):
+        if loop.type != "for_statement" or _inside_lambda(loop, body):
+            continue
+        if any(e[0] <= loop.start_byte < e[1] for e in edits):
+            continue  # inside a loop rewritten already
+        new = _interchanged(data, loop, aliases, helpers, sync_names, counter)
+        if new is not None:
+            edits.append((loop.start_byte, loop.end_byte, new.encode()))
+    return edits
+
+
+def _interchanged(data: bytes, loop, aliases: set[str], helpers: dict, sync_names: set[str],
+                  counter: list[int]) -> str | None:
+    init = loop.child_by_field_name("initializer")
+    cond = loop.child_by_field_name("condition")
+    update = loop.child_by_field_name("update")
+    body = loop.child_by_field_name("body")
+    if init is None or cond is None or update is None or body is None or \
+            init.type != "declaration" or loop.has_error:
+        return None
+    declarators = init.children_by_field_name("declarator")
+    type_node = init.child_by_field_name("type")
+    if len(declarators) != 1 or declarators[0].type != "init_declarator" or type_node is None \
+            or any(c.type in ("type_qualifier", "storage_class_specifier") for c in init.children):
+        return None
+    type_text = re.sub(r"\s+", " ", _text(data, type_node))
+    if type_text not in _INDEX_TYPES:
+        return None
+    ident = declarators[0].child_by_field_name("declarator")
+    value = declarators[0].child_by_field_name("value")
+    if ident is None or ident.type != "identifier" or value is None:
+        return None
+    i = _text(data, ident)
+    # the start: one term of a + chain is the thread's x index
+    terms = _plus_terms(value)
+    tx = [t for t in terms if re.sub(r"\s+", "", _text(data, t)) in _THREAD_X or
+          (t.type == "identifier" and _text(data, t) in aliases)]
+    if len(tx) != 1:
+        return None
+    rest = [t for t in terms if t.id != tx[0].id]
+    thread_names = {"threadIdx", "hipThreadIdx_x", "hipThreadIdx_y", "hipThreadIdx_z"} | aliases
+    if any(_names(data, t) & (thread_names | {i}) for t in rest):
+        return None
+    start = " + ".join(f"({_flat(data, t)})" for t in rest) if rest else "0"
+    # the bound: i < B (or B > i)
+    if cond.type != "binary_expression":
+        return None
+    op = cond.child_by_field_name("operator")
+    left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+    if op is None or left is None or right is None:
+        return None
+    if op.type == "<" and left.type == "identifier" and _text(data, left) == i:
+        bound = right
+    elif op.type == ">" and right.type == "identifier" and _text(data, right) == i:
+        bound = left
+    else:
+        return None
+    # the step: i += S, i = i + S, ++i, i++
+    if update.type == "update_expression":
+        if _text(data, update.child_by_field_name("operator")) != "++" or \
+                _text(data, update.child_by_field_name("argument")) != i:
+            return None
+        step_text = "1"
+        step = None
+    elif update.type == "assignment_expression":
+        target, op2 = update.child_by_field_name("left"), update.child_by_field_name("operator")
+        rhs = update.child_by_field_name("right")
+        if target is None or rhs is None or target.type != "identifier" or \
+                _text(data, target) != i:
+            return None
+        if op2.type == "+=":
+            step = rhs
+        elif op2.type == "=" and rhs.type == "binary_expression" and \
+                rhs.child_by_field_name("operator").type == "+" and \
+                _text(data, rhs.child_by_field_name("left")) == i:
+            step = rhs.child_by_field_name("right")
+        else:
+            return None
+        step_text = _flat(data, step)
+    else:
+        return None
+    for part in [bound] + ([step] if step is not None else []):
+        if _names(data, part) & (thread_names | {i}):
+            return None
+    # the body: no barrier, warp function, ordered call, jump out of the loop, change of i,
+    # preprocessor line; the bound and the step not changed
+    for n in _walk(body):
+        if n.type.startswith("preproc") or n.type in ("return_statement", "lambda_expression"):
+            return None
+        if n.type == "call_expression":
+            fn = n.child_by_field_name("function")
+            name = _text(data, fn).rsplit("::", 1)[-1] if fn is not None else ""
+            if name in sync_names or name.startswith(("__shfl", "__ballot", "__any", "__all",
+                                                      "__reduce_", "__match_", "__sync",
+                                                      "__openhip")) or \
+                    _ORDERED_CALL.search(name):
+                return None
+            for h in helpers.get(name, ()):
+                if _ORDERED_CALL.search(_text(data, h)):
+                    return None
+        if n.type == "identifier" and _text(data, n) in sync_names:
+            return None
+    if _loop_jumps(body, loop):
+        return None
+    changed = _modified_names(data, body)
+    if changed & ({i} | _names(data, bound) | (_names(data, step) if step is not None else set())):
+        return None
+    n = counter[0]
+    counter[0] += 1
+    g = f"__oh_gs{n}"
+    b = _flat(data, bound)
+    original = _flat(data, loop)
+    return (f"if (!::openhip::detail::stride_ok<{type_text}>({start}, ({b}), ({step_text}))) "
+            f"{{ {WARP_SPLIT}(); {original} }} else {{ "
+            f"for ({type_text} {g} = {start}; {g} < ({b}); {g} += ({step_text})) "
+            f"{{ {WARP_SPLIT}(); {{ {type_text} {i} = {STRIDE_INDEX}({g}); if ({i} < ({b})) "
+            + "\n" * data[loop.start_byte:body.start_byte].count(b"\n")  # the body's lines
+            + _text(data, body) + " } } }")

@@ -736,6 +736,45 @@ __attribute__((always_inline)) inline uint64_t region_slot(uint64_t size, unsign
   return (size * n + 63) & ~uint64_t(63);
 }
 
+// A per-thread stride loop `for (T i = u + threadIdx.x; i < b; i += s)` of a split kernel runs
+// interchanged (rewrite.py interchange_stride_loops: a loop over the block's starts u, u + s, ...
+// holding a thread loop from each start) when this holds for the values: integers, u, b >= 0,
+// s > 0, and no index any thread computes (below b + s + blockDim.x) wraps, in T or in the type
+// of u + threadIdx.x; then every comparison and sum of the loop is the numeric one and each
+// thread runs the iterations it runs as written.  Otherwise the loop runs as written.
+template <class X>
+__attribute__((always_inline)) constexpr bool stride_integer() {
+  return X(1) / X(2) == X(0) && X(-1) != X(0);
+}
+template <class X>
+__attribute__((always_inline)) inline bool stride_negative(X x) {
+  if constexpr (X(-1) < X(0)) return x < X(0);
+  else return false;
+}
+template <class X>
+__attribute__((always_inline)) constexpr unsigned long long stride_max() {
+  return X(-1) < X(0) ? (1ull << (8 * sizeof(X) - 1)) - 1ull
+                      : (sizeof(X) >= 8 ? ~0ull : (1ull << (8 * sizeof(X))) - 1ull);
+}
+template <class T, class U, class B, class S>
+__attribute__((always_inline)) inline bool stride_ok(U u, B b, S s) {
+  if constexpr (!stride_integer<T>() || !stride_integer<U>() || !stride_integer<B>() ||
+                !stride_integer<S>() || sizeof(T) > 8 || sizeof(U) > 8 || sizeof(B) > 8 ||
+                sizeof(S) > 8) {
+    return false;
+  } else {
+    using A = decltype(u + 0u);  // the type of u + threadIdx.x
+    if (stride_negative(u) || stride_negative(b) || stride_negative(s) || s == S(0)) return false;
+    const unsigned long long uu = (unsigned long long)u, bb = (unsigned long long)b,
+                             ss = (unsigned long long)s, bdx = blockDim.x;
+    unsigned long long top, first;
+    if (__builtin_add_overflow(bb, ss, &top) || __builtin_add_overflow(top, bdx, &top) ||
+        __builtin_add_overflow(uu, bdx, &first))
+      return false;
+    return top <= stride_max<T>() && first <= stride_max<T>() && first <= stride_max<A>();
+  }
+}
+
 // __syncthreads_count/_and/_or in a kernel split at its barriers (regions.py expands each into
 // plain barriers around two block counters): one thread's vote. Threads of a region run one
 // after another on one OS thread, so plain increments are exact.
@@ -1152,6 +1191,20 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
     for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
       for (unsigned lt##_x = 0; lt##_x < blockDim.x; ++lt##_x, ++lt)                           \
         if ((threadIdx.x = lt##_x, threadIdx.y = lt##_y, threadIdx.z = (unsigned)lt##_z),      \
+            false) {                                                                           \
+        } else
+
+// The same over a stride loop's threads (stride_ok above): the counter is the loop's index `si`,
+// from `first` (block-uniform) for the blockDim.x threads of each row, so that the index is the
+// loop's own non-wrapping counter and what it subscripts has affine addresses (GCC does not know
+// that a 32-bit `first + threadIdx.x` does not wrap).
+#define OPENHIP_CPU_FOR_EACH_THREAD_FROM(lt, si, first)                                        \
+  for (int lt##_z = 0, lt = 0; lt##_z < (int)blockDim.z; ++lt##_z)                             \
+    for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
+      for (decltype(first) si = (first), si##_end = (decltype(first))((first) + blockDim.x);    \
+           si < si##_end; ++si, ++lt)                                                          \
+        if ((threadIdx.x = (unsigned)(si - (first)), threadIdx.y = lt##_y,                     \
+             threadIdx.z = (unsigned)lt##_z),                                                  \
             false) {                                                                           \
         } else
 
