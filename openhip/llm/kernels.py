@@ -15,7 +15,7 @@ __all__ = ["KERNEL_DIR", "source", "name_expressions", "module", "function"]
 KERNEL_DIR = Path(__file__).parent / "kernels"
 _INCLUDE = re.compile(r'^#include "([A-Za-z0-9_]+\.h)"\s*$', re.M)
 _LOCK = threading.Lock()
-_MODULES: dict[tuple[str, int], object] = {}
+_MODULES: dict[tuple[str, tuple[str, ...], int], object] = {}
 
 
 @cache
@@ -59,19 +59,21 @@ def name_expressions(name: str) -> tuple[str, ...]:
     return tuple(out)
 
 
-def module(name: str):
-    """The compiled module ``kernels/<name>.hip`` for the current device."""
+def module(name: str, exprs: tuple[str, ...] | None = None):
+    """The compiled module ``kernels/<name>.hip`` for the current device, with the template
+    instantiations ``exprs`` (default: all those its first line lists)."""
+    exprs = name_expressions(name) if exprs is None else tuple(sorted(set(exprs)))
     dev = _rt.get_device()
-    key = (name, int(getattr(dev, "id", 0)))
+    key = (name, exprs, int(getattr(dev, "id", 0)))
     with _LOCK:
         mod = _MODULES.get(key)
         if mod is None:
-            mod = _rt.Module(source(name), name_expressions=name_expressions(name),
+            mod = _rt.Module(source(name), name_expressions=exprs,
                              name=f"openhip_llm_{name}.hip")
             _MODULES[key] = mod
     return mod
 
 
-def function(name: str, kernel: str):
-    """Kernel ``kernel`` (``"oh_quantize<8>"``) of module ``name``."""
-    return module(name).get_function(kernel)
+def function(name: str, kernel: str, exprs: tuple[str, ...] | None = None):
+    """Kernel ``kernel`` (``"oh_quantize<8>"``) of module ``name`` (built with ``exprs``)."""
+    return module(name, exprs).get_function(kernel)

@@ -1,0 +1,217 @@
+// openhip: name_expressions = oh_embed<0>, oh_embed<1>, oh_embed<30>, oh_embed<8>, oh_embed<2>, oh_embed<3>, oh_embed<6>, oh_embed<7>, oh_embed<12>, oh_embed<14>, oh_matmul<0>, oh_matmul<1>, oh_matmul<30>, oh_matmul<8>, oh_matmul<2>, oh_matmul<3>, oh_matmul<6>, oh_matmul<7>, oh_matmul<12>, oh_matmul<14>, oh_matmul_q8<8>, oh_matmul_q8<2>, oh_matmul_q8<6>, oh_kv_store<0>, oh_kv_store<1>, oh_kv_store<30>, oh_kv_store<8>, oh_kv_store<2>
+//
+// The forward pass of a llama-family transformer: embedding lookup, RMSNorm, RoPE, products with
+// quantized weight matrices, SwiGLU, the KV cache (quantized when written), log-softmax.
+// A model builds this module with only the instantiations it uses (the first line lists all).
+//
+// Every reduction has one fixed order that depends only on the reduced length: a matrix row's
+// dot product runs over its blocks in order with 8 interleaved partial sums combined as a fixed
+// tree, whatever the number of tokens T in the launch; attention for a query walks the cache
+// from position 0 to its own, one key at a time (online softmax). So a token's values are the
+// same alone or in any batch, in one prefill or one token at a time. Attention is in
+// attention.hip.
+//
+// Products accumulate with fmaf, which every platform rounds the same way.
+#include "ggml_quant.h"
+
+__device__ __forceinline__ float oh_tree8(const float* a) {
+    return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
+}
+
+// ---------------------------------------------------------------- embedding
+
+// out[t, :] = row ids[t] of the table (dequantised); one thread per (token, block).
+template <int WT>
+__global__ void oh_embed(const uint8_t* __restrict__ table, const int* __restrict__ ids,
+                         float* __restrict__ out, int T, int dim) {
+    const int BS = oh_type<WT>::block, BB = oh_type<WT>::bytes;
+    const int nb = dim / BS;
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= (long long)T * nb) return;
+    const int t = (int)(i / nb), b = (int)(i % nb);
+    const long long row = ids[t];
+    oh_dequant<WT>(table + row * nb * BB + (long long)b * BB, out + (long long)t * dim + b * BS);
+}
+
+// ---------------------------------------------------------------- RMSNorm
+
+// y[r, :] = x[rows[r], :] / sqrt(mean(x^2) + eps) * w; rows == nullptr: r itself. One thread per
+// row.
+__global__ void oh_rmsnorm(const float* __restrict__ x, const float* __restrict__ w,
+                           float* __restrict__ y, const int* __restrict__ rows, int R, int dim,
+                           float eps) {
+    const int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= R) return;
+    const float* xr = x + (long long)(rows ? rows[r] : r) * dim;
+    float part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < dim; i += 8)
+        for (int j = 0; j < 8; ++j) part[j] = fmaf(xr[i + j], xr[i + j], part[j]);
+    const float scale = 1.0f / sqrtf(oh_tree8(part) / (float)dim + eps);
+    float* yr = y + (long long)r * dim;
+    for (int i = 0; i < dim; ++i) yr[i] = (xr[i] * scale) * w[i];
+}
+
+// ---------------------------------------------------------------- RoPE
+
+// Rotates the first n_rot dims of each head of x[T, n_head, hd] in place by pos[t] * freq_scale *
+// base^(-2i/n_rot): pairs (2i, 2i+1) (llama) or (i, i + n_rot/2) (NeoX, qwen2). One thread per
+// (token, head, pair).
+__global__ void oh_rope(float* __restrict__ x, const int* __restrict__ pos, int T, int n_head,
+                        int hd, int n_rot, float freq_base, float freq_scale, int neox) {
+    const int half = n_rot / 2;
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= (long long)T * n_head * half) return;
+    const int p = (int)(i % half);
+    const long long th = i / half;  // token * n_head + head
+    const int t = (int)(th / n_head);
+    float* v = x + th * hd;
+    const float theta = (float)pos[t] * freq_scale * powf(freq_base, -(float)(2 * p) / (float)n_rot);
+    const float c = cosf(theta), s = sinf(theta);
+    const int a = neox ? p : 2 * p;
+    const int b = neox ? p + half : 2 * p + 1;
+    const float x0 = v[a], x1 = v[b];
+    v[a] = x0 * c - x1 * s;
+    v[b] = x0 * s + x1 * c;
+}
+
+// ---------------------------------------------------------------- matrix products
+
+// Y[t, n] = sum_k W[n, k] X[t, k] for every token t; W's rows in type WT (dequantised on the
+// fly). One thread per output row n, tokens in tiles of 4 sharing each dequantised block.
+template <int WT>
+__global__ void oh_matmul(const uint8_t* __restrict__ W, const float* __restrict__ X,
+                          float* __restrict__ Y, int N, int K, int T) {
+    const int BS = oh_type<WT>::block < 32 ? 32 : oh_type<WT>::block;  // values per step
+    const int per = BS / oh_type<WT>::block;  // blocks per step
+    const int BB = oh_type<WT>::bytes;
+    const int n = blockIdx.x * blockDim.x + threadIdx.x;
+    if (n >= N) return;
+    const uint8_t* row = W + (long long)n * (K / oh_type<WT>::block) * BB;
+    for (int t0 = 0; t0 < T; t0 += 4) {
+        const int nt = min(4, T - t0);
+        float acc[4][8];
+        for (int tt = 0; tt < 4; ++tt)
+            for (int j = 0; j < 8; ++j) acc[tt][j] = 0.0f;
+        for (int k0 = 0; k0 < K; k0 += BS) {
+            float w[BS];
+            for (int q = 0; q < per; ++q)
+                oh_dequant<WT>(row + ((long long)k0 / oh_type<WT>::block + q) * BB,
+                               w + q * oh_type<WT>::block);
+            for (int tt = 0; tt < nt; ++tt) {
+                const float* x = X + (long long)(t0 + tt) * K + k0;
+                for (int i = 0; i < BS; i += 8)
+                    for (int j = 0; j < 8; ++j) acc[tt][j] = fmaf(w[i + j], x[i + j], acc[tt][j]);
+            }
+        }
+        for (int tt = 0; tt < nt; ++tt) Y[(long long)(t0 + tt) * N + n] = oh_tree8(acc[tt]);
+    }
+}
+
+// The integer values of one weight block of a symmetric type (Q8_0, Q4_0, Q5_0) and its scale.
+template <int WT> __device__ __forceinline__ float oh_block_ints(const uint8_t* b, int* q);
+template <> __device__ __forceinline__ float oh_block_ints<OH_Q8_0>(const uint8_t* b, int* q) {
+    for (int j = 0; j < 32; ++j) q[j] = (int8_t)b[2 + j];
+    return oh_half_at(b);
+}
+template <> __device__ __forceinline__ float oh_block_ints<OH_Q4_0>(const uint8_t* b, int* q) {
+    for (int j = 0; j < 16; ++j) {
+        q[j] = (b[2 + j] & 0x0f) - 8;
+        q[j + 16] = (b[2 + j] >> 4) - 8;
+    }
+    return oh_half_at(b);
+}
+template <> __device__ __forceinline__ float oh_block_ints<OH_Q5_0>(const uint8_t* b, int* q) {
+    const uint32_t qh = oh_u32(b + 2);
+    for (int j = 0; j < 16; ++j) {
+        q[j] = ((b[6 + j] & 0x0f) | (int)(((qh >> j) & 1u) << 4)) - 16;
+        q[j + 16] = ((b[6 + j] >> 4) | (int)(((qh >> (j + 16)) & 1u) << 4)) - 16;
+    }
+    return oh_half_at(b);
+}
+
+// As oh_matmul with the activations quantised to Q8_0 (Xq: T rows of K/32 blocks, as ggml's
+// vec_dot_q*_0_q8_0): an exact integer dot product per block, scaled by d_w * d_x.
+template <int WT>
+__global__ void oh_matmul_q8(const uint8_t* __restrict__ W, const uint8_t* __restrict__ Xq,
+                             float* __restrict__ Y, int N, int K, int T) {
+    const int BB = oh_type<WT>::bytes;
+    const int nb = K / 32;
+    const int n = blockIdx.x * blockDim.x + threadIdx.x;
+    if (n >= N) return;
+    const uint8_t* row = W + (long long)n * nb * BB;
+    for (int t0 = 0; t0 < T; t0 += 4) {
+        const int nt = min(4, T - t0);
+        float acc[4] = {0, 0, 0, 0};
+        for (int b = 0; b < nb; ++b) {
+            int q[32];
+            const float dw = oh_block_ints<WT>(row + (long long)b * BB, q);
+            for (int tt = 0; tt < nt; ++tt) {
+                const uint8_t* xb = Xq + ((long long)(t0 + tt) * nb + b) * 34;
+                int sumi = 0;
+                for (int j = 0; j < 32; ++j) sumi += q[j] * (int)(int8_t)xb[2 + j];
+                acc[tt] = fmaf((float)sumi, dw * oh_half_at(xb), acc[tt]);
+            }
+        }
+        for (int tt = 0; tt < nt; ++tt) Y[(long long)(t0 + tt) * N + n] = acc[tt];
+    }
+}
+
+// ---------------------------------------------------------------- elementwise
+
+// out[i] = silu(g[i]) * u[i]
+__global__ void oh_swiglu(const float* __restrict__ g, const float* __restrict__ u,
+                          float* __restrict__ out, long long n) {
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const float x = g[i];
+    out[i] = (x / (1.0f + expf(-x))) * u[i];
+}
+
+// x[i] += y[i]
+__global__ void oh_residual(float* __restrict__ x, const float* __restrict__ y, long long n) {
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i < n) x[i] += y[i];
+}
+
+// x[t, c] += bias[c]
+__global__ void oh_add_bias(float* __restrict__ x, const float* __restrict__ bias, int cols,
+                            long long n) {
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i < n) x[i] += bias[i % cols];
+}
+
+// ---------------------------------------------------------------- KV cache
+
+// Writes src[t, :] (width floats: n_kv heads * hd) to cache row slot[t] in type CT (quantised
+// when written, block by block, byte for byte as ggml's quantize_row_*_ref). One thread per
+// (token, block).
+template <int CT>
+__global__ void oh_kv_store(const float* __restrict__ src, uint8_t* __restrict__ cache,
+                            const long long* __restrict__ slot, int T, int width) {
+    const int BS = oh_type<CT>::block, BB = oh_type<CT>::bytes;
+    const int nb = width / BS;
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    if (i >= (long long)T * nb) return;
+    const int t = (int)(i / nb), b = (int)(i % nb);
+    oh_quant_block<CT>(src + (long long)t * width + (long long)b * BS,
+                       cache + slot[t] * nb * BB + (long long)b * BB);
+}
+
+// ---------------------------------------------------------------- log-softmax
+
+// out[r] = logits[r, target[r]] - logsumexp(logits[r, :]); one thread per row (max, then the sum
+// of exp in 8 interleaved partial sums, fixed tree).
+__global__ void oh_logprob(const float* __restrict__ logits, const int* __restrict__ target,
+                           float* __restrict__ out, int R, int V) {
+    const int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= R) return;
+    const float* x = logits + (long long)r * V;
+    float m = -INFINITY;
+    for (int i = 0; i < V; ++i) m = fmaxf(m, x[i]);
+    float part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int i = 0;
+    for (; i + 8 <= V; i += 8)
+        for (int j = 0; j < 8; ++j) part[j] += expf(x[i + j] - m);
+    for (; i < V; ++i) part[i % 8] += expf(x[i] - m);
+    out[r] = (x[target[r]] - m) - logf(oh_tree8(part));
+}

@@ -1,0 +1,371 @@
+"""A llama-family model on an openhip device: weights uploaded in their GGUF types, the forward
+pass as openhip.llm's HIP kernels, the KV cache, and the user-facing calls (tokenize, logits,
+logprobs, generate)."""
+
+from __future__ import annotations
+
+import codecs
+import os
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+import openhip as hip
+
+from . import kernels
+from .gguf_file import GGUFModelFile, open_gguf
+from .sampling import SamplingParams, sample
+from .types import GgmlType, cache_type, row_bytes
+
+__all__ = ["Model", "Token", "KVCache"]
+
+_BLOCK = 64
+_Q8_TYPES = {"q8_0", "q4_0", "q5_0"}  # weight types with integer dot products on Q8_0 inputs
+_SPLIT_MIN_KEYS = 256  # default mode: decode attention is split beyond this many keys
+
+
+@dataclass(frozen=True)
+class Token:
+    """One generated token: ``id``, ``text`` (the new complete UTF-8 text it adds; a piece of a
+    multi-byte character waits for the rest) and ``logprob`` (the log-softmax of the model's own
+    logits at temperature 1, before any filtering)."""
+
+    id: int
+    text: str
+    logprob: float
+
+
+def _grid(n: int) -> int:
+    return max(1, (n + _BLOCK - 1) // _BLOCK)
+
+
+class KVCache:
+    """K and V for every layer: ``n_seq`` sequence slots of ``n_ctx`` positions each, in the
+    types ``kt``/``vt`` (quantized when written)."""
+
+    def __init__(self, n_layer: int, n_seq: int, n_ctx: int, width: int, kt: GgmlType,
+                 vt: GgmlType) -> None:
+        self.n_seq, self.n_ctx, self.width, self.kt, self.vt = n_seq, n_ctx, width, kt, vt
+        self.k = [hip.zeros(n_seq * n_ctx * row_bytes(kt, width), np.uint8)
+                  for _ in range(n_layer)]
+        self.v = [hip.zeros(n_seq * n_ctx * row_bytes(vt, width), np.uint8)
+                  for _ in range(n_layer)]
+        self.length = [0] * n_seq
+
+    @property
+    def nbytes(self) -> int:
+        return sum(a.nbytes for a in self.k) + sum(a.nbytes for a in self.v)
+
+
+class Model:
+    """A GGUF model loaded for inference; made by :func:`openhip.llm.load`."""
+
+    def __init__(self, path: Any, kv_cache: str | None = None, cache_type_k: str | None = None,
+                 cache_type_v: str | None = None, deterministic: bool = False,
+                 n_ctx: int | None = None) -> None:
+        default = kv_cache or os.environ.get("OPENHIP_KV_CACHE_TYPE") or "f16"
+        self.cache_type_k = cache_type(cache_type_k or default)
+        self.cache_type_v = cache_type(cache_type_v or default)
+        self.file: GGUFModelFile = open_gguf(path)
+        self.hparams = h = self.file.hparams
+        self.tokenizer = self.file.tokenizer
+        if n_ctx is None:
+            n_ctx = min(h.n_ctx_train, 4096)
+        if not isinstance(n_ctx, int) or isinstance(n_ctx, bool) or n_ctx < 1:
+            raise ValueError(f"n_ctx must be a positive int, not {n_ctx!r}")
+        self.n_ctx = n_ctx
+        self.deterministic = bool(deterministic)
+        self.device = hip.get_device()
+        self._upload()
+        self._build_kernels()
+        self.cache = KVCache(h.n_layer, 1, n_ctx, h.n_kv * h.head_dim, self.cache_type_k,
+                             self.cache_type_v)
+
+    # ------------------------------------------------------------------ setup
+    def _upload(self) -> None:
+        self.weights: dict[str, tuple[GgmlType, Any]] = {}
+        self.vectors: dict[str, Any] = {}
+        for name, t in self.file.tensors.items():
+            if len(t.shape) == 1:
+                self.vectors[name] = hip.asarray(np.asarray(t.data).astype(np.float32).ravel())
+            else:
+                self.weights[name] = (t.type, hip.asarray(
+                    np.ascontiguousarray(t.data).view(np.uint8).ravel()))
+        if "output.weight" not in self.weights:  # tied embeddings
+            self.weights["output.weight"] = self.weights["token_embd.weight"]
+        self.weight_bytes = sum(a.nbytes for n, (_, a) in self.weights.items()
+                                if n != "token_embd.weight")
+        self.n_params = sum(int(np.prod(t.shape)) for t in self.file.tensors.values())
+        self._tied = "output.weight" not in self.file.tensors
+
+    def _build_kernels(self) -> None:
+        types = {t.name: t for t, _ in self.weights.values()}
+        emb_type = self.weights["token_embd.weight"][0]
+        exprs = {f"oh_embed<{emb_type.id}>", f"oh_kv_store<{self.cache_type_k.id}>",
+                 f"oh_kv_store<{self.cache_type_v.id}>"}
+        for name, t in types.items():
+            exprs.add(f"oh_matmul_q8<{t.id}>" if name in _Q8_TYPES else f"oh_matmul<{t.id}>")
+        self._fwd_exprs = tuple(sorted(exprs))
+        kt, vt = self.cache_type_k.id, self.cache_type_v.id
+        self._att_exprs = (f"oh_attention<{kt}, {vt}>", f"oh_attention_split<{kt}, {vt}>")
+        kernels.module("forward", self._fwd_exprs)
+        kernels.module("attention", self._att_exprs)
+        if any(name in _Q8_TYPES for name in types):
+            kernels.module("quant", ("oh_quantize<8>",))
+
+    def _k(self, name: str):
+        if name.startswith("oh_attention"):
+            return kernels.function("attention", name, self._att_exprs)
+        if name.startswith("oh_quantize"):
+            return kernels.function("quant", name, ("oh_quantize<8>",))
+        return kernels.function("forward", name, self._fwd_exprs)
+
+    # ------------------------------------------------------------------ facts
+    @property
+    def n_vocab(self) -> int:
+        return self.hparams.n_vocab
+
+    def kv_bytes_per_token(self) -> int:
+        """Bytes the KV cache holds per token (K and V, every layer)."""
+        h = self.hparams
+        w = h.n_kv * h.head_dim
+        return h.n_layer * (row_bytes(self.cache_type_k, w) + row_bytes(self.cache_type_v, w))
+
+    def __repr__(self) -> str:
+        h = self.hparams
+        return (f"<openhip.llm.Model {h.arch} {self.n_params / 1e6:.1f}M params, "
+                f"{h.n_layer} layers, dim {h.dim}, ctx {self.n_ctx}, cache "
+                f"{self.cache_type_k.name}/{self.cache_type_v.name}"
+                f"{', deterministic' if self.deterministic else ''} on {self.device.platform}>")
+
+    # ------------------------------------------------------------------ text
+    def tokenize(self, text: str, add_bos: bool = True) -> list[int]:
+        """Token ids of ``text`` as llama.cpp's tokenizer gives them (BOS first when
+        ``add_bos`` and the vocabulary uses one)."""
+        return self.tokenizer.encode(text, add_bos=add_bos)
+
+    def detokenize(self, ids: Sequence[int]) -> str:
+        """The text of ``ids`` (control tokens dropped)."""
+        return self.tokenizer.decode(self._check_ids(ids, "ids", allow_empty=True))
+
+    def _check_ids(self, ids: Any, what: str = "ids", allow_empty: bool = False) -> list[int]:
+        if isinstance(ids, (str, bytes)):
+            raise TypeError(f"{what} must be a sequence of token ids, not {type(ids).__name__}")
+        try:
+            out = [int(i) for i in ids]
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"{what} must be a sequence of token ids: {exc}") from None
+        if not out and not allow_empty:
+            raise ValueError(f"{what} is empty")
+        bad = [i for i in out if not 0 <= i < self.n_vocab]
+        if bad:
+            raise ValueError(f"{what}: token id {bad[0]} is outside the vocabulary "
+                             f"(0..{self.n_vocab - 1})")
+        return out
+
+    # ------------------------------------------------------------------ forward
+    def _matmul(self, name: str, x: Any, xq: Any, T: int, K: int) -> Any:
+        t, w = self.weights[name]
+        N = w.nbytes // row_bytes(t, K)
+        y = hip.empty(T * N, np.float32)
+        if t.name in _Q8_TYPES:
+            self._k(f"oh_matmul_q8<{t.id}>")(_grid(N), _BLOCK, (w, xq, y, N, K, T))
+        else:
+            self._k(f"oh_matmul<{t.id}>")(_grid(N), _BLOCK, (w, x, y, N, K, T))
+        return y
+
+    def _quant_q8(self, x: Any, n: int) -> Any:
+        if not any(t.name in _Q8_TYPES for t, _ in self.weights.values()):
+            return None
+        nb = n // 32
+        xq = hip.empty(nb * 34, np.uint8)
+        self._k("oh_quantize<8>")(_grid(nb), _BLOCK, (x, xq, nb))
+        return xq
+
+    def _forward(self, tokens: list[int], seqs: list[int], positions: list[int],
+                 cache: KVCache, out_rows: list[int] | None) -> Any:
+        """Runs the tokens (each with its sequence slot and position) through the model,
+        writing K/V into ``cache``; returns the device logits of ``out_rows`` (all when None)."""
+        h = self.hparams
+        T = len(tokens)
+        dim, hd, nh, nkv = h.dim, h.head_dim, h.n_head, h.n_kv
+        ids = hip.asarray(np.asarray(tokens, np.int32))
+        seq = hip.asarray(np.asarray(seqs, np.int32))
+        pos = hip.asarray(np.asarray(positions, np.int32))
+        slot = hip.asarray(np.asarray(seqs, np.int64) * cache.n_ctx + np.asarray(positions))
+        et, ew = self.weights["token_embd.weight"]
+        x = hip.empty(T * dim, np.float32)
+        nb = dim // et.block
+        self._k(f"oh_embed<{et.id}>")(_grid(T * nb), _BLOCK, (ew, ids, x, T, dim))
+        hbuf = hip.empty(T * dim, np.float32)
+        kt, vt = cache.kt, cache.vt
+        scale = float(1.0 / np.sqrt(hd))
+        split = self._n_split(T, max(positions) + 1)
+        for layer in range(h.n_layer):
+            p = f"blk.{layer}."
+            self._k("oh_rmsnorm")(_grid(T), _BLOCK, (x, self.vectors[p + "attn_norm.weight"],
+                                                     hbuf, None, T, dim, h.eps))
+            hq = self._quant_q8(hbuf, T * dim)
+            q = self._matmul(p + "attn_q.weight", hbuf, hq, T, dim)
+            k = self._matmul(p + "attn_k.weight", hbuf, hq, T, dim)
+            v = self._matmul(p + "attn_v.weight", hbuf, hq, T, dim)
+            if h.qkv_bias:
+                for vec, bias, w in ((q, "attn_q.bias", nh * hd), (k, "attn_k.bias", nkv * hd),
+                                     (v, "attn_v.bias", nkv * hd)):
+                    b = self.vectors.get(p + bias)
+                    if b is not None:
+                        self._k("oh_add_bias")(_grid(T * w), _BLOCK, (vec, b, w, T * w))
+            for vec, heads in ((q, nh), (k, nkv)):
+                n = T * heads * (h.n_rot // 2)
+                self._k("oh_rope")(_grid(n), _BLOCK, (vec, pos, T, heads, hd, h.n_rot,
+                                                      h.rope_base, h.rope_scale, int(h.neox)))
+            w = nkv * hd
+            self._k(f"oh_kv_store<{kt.id}>")(_grid(T * (w // kt.block)), _BLOCK,
+                                             (k, cache.k[layer], slot, T, w))
+            self._k(f"oh_kv_store<{vt.id}>")(_grid(T * (w // vt.block)), _BLOCK,
+                                             (v, cache.v[layer], slot, T, w))
+            att = hip.empty(T * nh * hd, np.float32)
+            if split > 1:
+                part = hip.empty(T * nh * split * (hd + 2), np.float32)
+                self._k(f"oh_attention_split<{kt.id}, {vt.id}>")(
+                    _grid(T * nh * split), _BLOCK,
+                    (q, cache.k[layer], cache.v[layer], part, seq, pos, T, nh, nkv, hd,
+                     cache.n_ctx, scale, split))
+                self._k("oh_attention_merge")(_grid(T * nh), _BLOCK, (part, att, T * nh, hd,
+                                                                      split))
+            else:
+                self._k(f"oh_attention<{kt.id}, {vt.id}>")(
+                    _grid(T * nh), _BLOCK,
+                    (q, cache.k[layer], cache.v[layer], att, seq, pos, T, nh, nkv, hd,
+                     cache.n_ctx, scale))
+            aq = self._quant_q8(att, T * nh * hd)
+            o = self._matmul(p + "attn_output.weight", att, aq, T, nh * hd)
+            self._k("oh_residual")(_grid(T * dim), _BLOCK, (x, o, T * dim))
+            self._k("oh_rmsnorm")(_grid(T), _BLOCK, (x, self.vectors[p + "ffn_norm.weight"],
+                                                     hbuf, None, T, dim, h.eps))
+            hq = self._quant_q8(hbuf, T * dim)
+            g = self._matmul(p + "ffn_gate.weight", hbuf, hq, T, dim)
+            u = self._matmul(p + "ffn_up.weight", hbuf, hq, T, dim)
+            self._k("oh_swiglu")(_grid(T * h.ffn), _BLOCK, (g, u, g, T * h.ffn))
+            gq = self._quant_q8(g, T * h.ffn)
+            d = self._matmul(p + "ffn_down.weight", g, gq, T, h.ffn)
+            self._k("oh_residual")(_grid(T * dim), _BLOCK, (x, d, T * dim))
+        rows = list(range(T)) if out_rows is None else out_rows
+        R = len(rows)
+        hr = hip.empty(R * dim, np.float32)
+        self._k("oh_rmsnorm")(_grid(R), _BLOCK, (x, self.vectors["output_norm.weight"], hr,
+                                                 hip.asarray(np.asarray(rows, np.int32)), R,
+                                                 dim, h.eps))
+        return self._matmul("output.weight", hr, self._quant_q8(hr, R * dim), R, dim)
+
+    def _n_split(self, T: int, n_keys: int) -> int:
+        """Key chunks per query for the default mode's decode attention (1: not split)."""
+        if self.deterministic or n_keys < _SPLIT_MIN_KEYS:
+            return 1
+        queries = T * self.hparams.n_head
+        units = int(self.device.properties.get("multiprocessor_count", 1) or 1) * _BLOCK
+        if queries >= units:
+            return 1
+        return int(max(1, min(n_keys // 128, units // queries, 16)))
+
+    def _logprob_rows(self, logits: Any, targets: Sequence[int], R: int) -> np.ndarray:
+        out = hip.empty(R, np.float32)
+        self._k("oh_logprob")(_grid(R), _BLOCK, (logits, hip.asarray(
+            np.asarray(targets, np.int32)), out, R, self.n_vocab))
+        return out.get()
+
+    # ------------------------------------------------------------------ public calls
+    def logits(self, ids: Sequence[int]) -> np.ndarray:
+        """The logits after each position of ``ids``: float32 ``[len(ids), n_vocab]``."""
+        ids = self._check_ids(ids)
+        self._check_length(len(ids))
+        cache = KVCache(self.hparams.n_layer, 1, len(ids), self.cache.width, self.cache_type_k,
+                        self.cache_type_v)
+        out = self._forward(ids, [0] * len(ids), list(range(len(ids))), cache, None)
+        return out.get().reshape(len(ids), self.n_vocab)
+
+    def logprobs(self, ids: Any) -> Any:
+        """``log p(ids[t+1] | ids[:t+1])`` for t < len(ids) - 1 (float32 ``[len(ids) - 1]``).
+        Given a list of sequences, returns a list of such arrays, all computed in one batch."""
+        if len(ids) and not isinstance(ids[0], (int, np.integer)):
+            seqs = [self._check_ids(s, f"ids[{i}]") for i, s in enumerate(ids)]
+            single = False
+        else:
+            seqs = [self._check_ids(ids)]
+            single = True
+        for s in seqs:
+            self._check_length(len(s))
+        n_ctx = max(len(s) for s in seqs)
+        cache = KVCache(self.hparams.n_layer, len(seqs), n_ctx, self.cache.width,
+                        self.cache_type_k, self.cache_type_v)
+        tokens, sq, pos, rows, targets = [], [], [], [], []
+        for si, s in enumerate(seqs):
+            base = len(tokens)
+            tokens += s
+            sq += [si] * len(s)
+            pos += list(range(len(s)))
+            rows += [base + t for t in range(len(s) - 1)]
+            targets += s[1:]
+        if not rows:
+            res = [np.zeros(0, np.float32) for _ in seqs]
+            return res[0] if single else res
+        logits = self._forward(tokens, sq, pos, cache, rows)
+        lp = self._logprob_rows(logits, targets, len(rows))
+        out, i = [], 0
+        for s in seqs:
+            out.append(lp[i:i + len(s) - 1].copy())
+            i += len(s) - 1
+        return out[0] if single else out
+
+    def _check_length(self, n: int) -> None:
+        if n > self.n_ctx:
+            raise ValueError(f"{n} tokens do not fit the context of {self.n_ctx} "
+                             f"(load with a larger n_ctx, at most the model's "
+                             f"{self.hparams.n_ctx_train})")
+
+    def generate(self, prompt: Any, max_tokens: int = 64, temperature: float = 0.0,
+                 top_k: int = 0, top_p: float = 1.0, min_p: float = 0.0,
+                 seed: int | None = None, stop_at_eos: bool = True) -> Iterator[Token]:
+        """Generate up to ``max_tokens`` tokens after ``prompt`` (text, tokenized with BOS, or
+        ids) through the KV cache, yielding a :class:`Token` each. ``temperature=0`` is greedy;
+        otherwise top-k, top-p, min-p and temperature are applied in llama.cpp's order and a
+        token is drawn with a counter-based RNG (Philox keyed by ``seed``, counter = step). Stops
+        at the end-of-sequence token (``stop_at_eos``) or when the context is full."""
+        params = SamplingParams.checked(temperature, top_k, top_p, min_p, seed)
+        if not isinstance(max_tokens, int) or isinstance(max_tokens, bool) or max_tokens < 0:
+            raise ValueError(f"max_tokens must be an int >= 0, not {max_tokens!r}")
+        ids = self.tokenize(prompt) if isinstance(prompt, str) else self._check_ids(prompt,
+                                                                                      "prompt")
+        if not ids:
+            raise ValueError("the prompt is empty (and the vocabulary has no BOS token)")
+        if len(ids) >= self.n_ctx:
+            raise ValueError(f"the prompt has {len(ids)} tokens; the context holds "
+                             f"{self.n_ctx} (load with a larger n_ctx)")
+        return self._generate(ids, max_tokens, params, stop_at_eos)
+
+    def _generate(self, ids: list[int], max_tokens: int, params: SamplingParams,
+                  stop_at_eos: bool) -> Iterator[Token]:
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        cache = self.cache
+        n = len(ids)
+        logits = self._forward(ids, [0] * n, list(range(n)), cache, [n - 1])
+        pos = n
+        for step in range(max_tokens):
+            row = logits.get()
+            tid = sample(row, params, step)
+            lp = float(self._logprob_rows(logits, [tid], 1)[0])
+            text = decoder.decode(self.tokenizer.piece(tid))
+            yield Token(tid, text, lp)
+            if (stop_at_eos and tid == self.tokenizer.eos) or pos >= self.n_ctx or \
+                    step + 1 == max_tokens:
+                break
+            logits = self._forward([tid], [0], [pos], cache, None)
+            pos += 1
+        cache.length[0] = pos
+
+    def quantized_cache_types(self) -> tuple[str, str]:
+        """The (K, V) cache type names."""
+        return self.cache_type_k.name, self.cache_type_v.name
+
