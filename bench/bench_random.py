@@ -1,0 +1,70 @@
+"""openhip.numpy.random against numpy's Generator, in one run, on the CPU platform.
+
+    python bench/bench_random.py [--n 16777216] [--repeats 9]
+
+Philox4x32 ``random`` float32/float64, ``normal`` and ``integers`` of n values: openhip's
+kernels (all cores) against ``numpy.random.Generator(numpy.random.Philox)`` (one core; numpy's
+Philox is the 4x64 variant, the nearest peer). Medians over the repeats, alternating.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import time
+
+import numpy as np
+
+import openhip as hip
+from openhip.numpy.random import default_rng
+
+
+def median_time(fn, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=1 << 24)
+    ap.add_argument("--repeats", type=int, default=9)
+    args = ap.parse_args()
+    n = args.n
+    g = default_rng(1)
+    ref = np.random.Generator(np.random.Philox(1))
+    cases = [
+        ("random float32", lambda: g.random(n, dtype=np.float32), lambda: ref.random(n, dtype=np.float32)),
+        ("random float64", lambda: g.random(n), lambda: ref.random(n)),
+        ("normal float32", lambda: g.normal(size=n, dtype=np.float32),
+         lambda: ref.standard_normal(n, dtype=np.float32)),
+        ("integers [0, 1000) int64", lambda: g.integers(0, 1000, size=n),
+         lambda: ref.integers(0, 1000, size=n)),
+    ]
+    print(f"n = {n}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}, "
+          f"device {hip.get_device().platform}")
+    print("| what | openhip | numpy (Philox) | speed-up |")
+    print("| --- | --- | --- | --- |")
+    for name, ours, theirs in cases:
+        ours()  # build and warm
+        hip.synchronize()
+
+        def run_ours(ours=ours):
+            ours()
+            hip.synchronize()
+
+        ts_o, ts_r = [], []
+        for _ in range(args.repeats):  # alternating, so both see the same load
+            ts_o.append(median_time(run_ours, 1))
+            ts_r.append(median_time(theirs, 1))
+        t_ours, t_ref = statistics.median(ts_o), statistics.median(ts_r)
+        print(f"| {name} | {t_ours * 1e3:.1f} ms | {t_ref * 1e3:.1f} ms | {t_ref / t_ours:.2f}x |")
+    print(f"load at the end {os.getloadavg()[0]:.2f}")
+
+
+if __name__ == "__main__":
+    main()

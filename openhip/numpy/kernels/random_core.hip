@@ -1,0 +1,128 @@
+// openhip.numpy.random kernels: raw words, uniform, normal, exponential, keys, XORWOW.
+// Loaded by openhip/numpy/random/_kernels.py; the same source on cpu, nvidia and amd.
+//
+// Layout of the words (the contract the Python side documents):
+// - random_raw: thread t writes the four words of the block at counter + t to out[4t .. 4t+3];
+// - "vector" distributions (random/uniform, normal, exponential): thread t computes the block
+//   at counter + t and writes its PER values to out[t + j * nb], nb = ceil(n / PER) (planes);
+// - "stream" distributions (integers, gamma, beta, poisson, binomial, keys): element i reads
+//   the words of its own stream (ohr_stream_open(position + i, sub)), as many as it needs.
+// Every value depends only on (key, counter, index), never on the launch shape or thread count.
+#include <hip/hip_runtime.h>
+#include "random_common.h"
+
+extern "C" __global__ void ohr_raw32(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, unsigned int* out, unsigned long long n) {
+  const unsigned long long t = ohr_tid();
+  if (t * 4 >= n) return;
+  const ohr_counter at = ohr_counter_add(c0, c1, c2, c3, t);
+  const ohr_block b = ohr_philox4x32_10(at.c[0], at.c[1], at.c[2], at.c[3], k0, k1);
+  const unsigned long long base = t * 4;
+  for (int j = 0; j < 4; ++j)
+    if (base + j < n) out[base + j] = b.w[j];
+}
+
+template <typename T> struct ohr_per_block;
+template <> struct ohr_per_block<float> { static constexpr int value = 4; };
+template <> struct ohr_per_block<double> { static constexpr int value = 2; };
+
+// The vector distributions' layout: n outputs, nb = ceil(n / PER) blocks; thread t computes the
+// block at counter + t and writes its PER values to out[t], out[nb + t], out[2 nb + t], ...
+// (planes of nb values: consecutive threads store to consecutive addresses, which the CPU
+// platform vectorises).  Thread t < 2^32 (the Python side checks).
+#define OHR_VECTOR_PROLOGUE(T)                                                       \
+  constexpr int PER = ohr_per_block<T>::value;                                       \
+  const unsigned int t = blockIdx.x * blockDim.x + threadIdx.x;                      \
+  const unsigned long long nb = (n + PER - 1) / PER;                                 \
+  if (t >= nb) return;                                                               \
+  unsigned int x0, x1, x2, x3;                                                       \
+  ohr_counter_add32(c0, c1, c2, c3, t, &x0, &x1, &x2, &x3);                          \
+  const ohr_block b = ohr_philox4x32_10(x0, x1, x2, x3, k0, k1)
+
+#define OHR_VECTOR_STORE(values)                                                     \
+  out[t] = values[0];                                                                \
+  for (int j = 1; j < PER; ++j)                                                      \
+    if (j * nb + t < n) out[j * nb + t] = values[j]
+
+__device__ __forceinline__ void ohr_uniforms(const ohr_block& b, float* u) {
+  for (int j = 0; j < 4; ++j) u[j] = ohr_u01_f32(b.w[j]);
+}
+__device__ __forceinline__ void ohr_uniforms(const ohr_block& b, double* u) {
+  u[0] = ohr_u01_f64(((unsigned long long)b.w[1] << 32) | b.w[0]);
+  u[1] = ohr_u01_f64(((unsigned long long)b.w[3] << 32) | b.w[2]);
+}
+
+// low + scale * u
+template <typename T>
+__global__ void ohr_uniform(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, T* out, unsigned long long n, double low, double scale) {
+  OHR_VECTOR_PROLOGUE(T);
+  T u[PER];
+  ohr_uniforms(b, u);
+  if (!(low == 0.0 && scale == 1.0))
+    for (int j = 0; j < PER; ++j) u[j] = (T)fma((double)u[j], scale, low);
+  OHR_VECTOR_STORE(u);
+}
+
+__device__ __forceinline__ void ohr_normals(const ohr_block& b, float* z) {
+  double a, c;
+  ohr_box_muller(ohr_u01_open0_32(b.w[0]), (double)b.w[1] * 2.3283064365386962890625e-10, &a, &c);
+  z[0] = (float)a; z[1] = (float)c;
+  ohr_box_muller(ohr_u01_open0_32(b.w[2]), (double)b.w[3] * 2.3283064365386962890625e-10, &a, &c);
+  z[2] = (float)a; z[3] = (float)c;
+}
+__device__ __forceinline__ void ohr_normals(const ohr_block& b, double* z) {
+  ohr_box_muller(ohr_u01_open0_64(((unsigned long long)b.w[1] << 32) | b.w[0]),
+                 ohr_u01_f64(((unsigned long long)b.w[3] << 32) | b.w[2]), &z[0], &z[1]);
+}
+
+template <typename T>
+__global__ void ohr_normal(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, T* out, unsigned long long n, double loc, double scale) {
+  OHR_VECTOR_PROLOGUE(T);
+  T z[PER];
+  ohr_normals(b, z);
+  if (!(loc == 0.0 && scale == 1.0))
+    for (int j = 0; j < PER; ++j) z[j] = (T)fma((double)z[j], scale, loc);
+  OHR_VECTOR_STORE(z);
+}
+
+// scale * -log(u), u in (0, 1].
+template <typename T>
+__global__ void ohr_exponential(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, T* out, unsigned long long n, double scale) {
+  OHR_VECTOR_PROLOGUE(T);
+  T e[PER];
+  if (PER == 4) {
+    for (int j = 0; j < PER; ++j) e[j] = (T)ohr_mul(-ohr_log(ohr_u01_open0_32(b.w[j])), scale);
+  } else {
+    e[0] = (T)ohr_mul(-ohr_log(ohr_u01_open0_64(((unsigned long long)b.w[1] << 32) | b.w[0])), scale);
+    e[PER - 1] = (T)ohr_mul(-ohr_log(ohr_u01_open0_64(((unsigned long long)b.w[3] << 32) | b.w[2])), scale);
+  }
+  OHR_VECTOR_STORE(e);
+}
+
+// 64-bit keys for permutations: element i's key is its stream's first 64 bits.
+__global__ void ohr_keys(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, unsigned long long* out, unsigned long long n) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  OHR_KC_ARRAY;
+  ohr_stream s = ohr_stream_open(kc, i, 0);
+  out[i] = ohr_next64(s);
+}
+
+// ---- XORWOW: one state per subsequence; element i from state i % T, step i / T -------------
+// states: T x 6 words (d, v0..v4).
+__global__ void ohr_xorwow_raw32(unsigned int* states, unsigned long long T, unsigned int* out,
+                                 unsigned long long n) {
+  const unsigned long long t = ohr_tid();
+  if (t >= T) return;
+  ohr_xorwow st;
+  st.d = states[t * 6];
+  for (int j = 0; j < 5; ++j) st.v[j] = states[t * 6 + 1 + j];
+  for (unsigned long long i = t; i < n; i += T) out[i] = ohr_xorwow_next(st);
+  states[t * 6] = st.d;
+  for (int j = 0; j < 5; ++j) states[t * 6 + 1 + j] = st.v[j];
+}
+

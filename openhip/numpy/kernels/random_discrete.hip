@@ -1,0 +1,208 @@
+// openhip.numpy.random kernels: integers, poisson, binomial.
+// Loaded by openhip/numpy/random/_kernels.py; the same source on cpu, nvidia and amd.
+//
+// Layout of the words (the contract the Python side documents):
+// - "vector" distributions (raw words, random/uniform, normal, exponential): thread t computes
+//   the Philox block at counter (position + t) and writes PER consecutive outputs from it;
+// - "stream" distributions (integers, gamma, beta, poisson, binomial, keys): element i reads
+//   the words of its own stream (ohr_stream_open(position + i, sub)), as many as it needs.
+// Every value depends only on (key, counter, index), never on the launch shape or thread count.
+#include <hip/hip_runtime.h>
+#include "random_common.h"
+
+// low + an unbiased integer in [0, m) (m == 0: all 2^64 values): Lemire's multiply-and-reject.
+template <typename T>
+__global__ void ohr_integers(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, T* out, unsigned long long n, unsigned long long low,
+                             unsigned long long m) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  OHR_KC_ARRAY;
+  ohr_stream s = ohr_stream_open(kc, i, 0);
+  unsigned long long r;
+  if (m == 0) {
+    r = ohr_next64(s);
+  } else if (m <= 0x100000000ull) {
+    unsigned long long x = ohr_next32(s);
+    unsigned long long mm = x * m;
+    unsigned int l = (unsigned int)mm;
+    if (l < m) {
+      const unsigned int th = (unsigned int)((0x100000000ull - m) % m);
+      while (l < th) {
+        x = ohr_next32(s);
+        mm = x * m;
+        l = (unsigned int)mm;
+      }
+    }
+    r = mm >> 32;
+  } else {
+    unsigned long long x = ohr_next64(s);
+    unsigned long long lo = x * m;
+    unsigned long long hi = __umul64hi(x, m);
+    if (lo < m) {
+      const unsigned long long th = (0ull - m) % m;
+      while (lo < th) {
+        x = ohr_next64(s);
+        lo = x * m;
+        hi = __umul64hi(x, m);
+      }
+    }
+    r = hi;
+  }
+  out[i] = (T)(low + r);
+}
+
+// Poisson: multiplication (lam < 10), PTRS (Hoermann 1993) above, as numpy's.
+__global__ void ohr_poisson(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, long long* out, unsigned long long n, double lam) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  OHR_KC_ARRAY;
+  ohr_stream s = ohr_stream_open(kc, i, 0);
+  long long k = 0;
+  if (lam == 0.0) {
+    k = 0;
+  } else if (lam < 10.0) {
+    const double enlam = ohr_exp(-lam);
+    double prod = 1.0;
+    for (;;) {
+      prod = ohr_mul(prod, ohr_s_uniform(s));
+      if (prod > enlam) ++k; else break;
+    }
+  } else {
+    const double slam = sqrt(lam), loglam = ohr_log(lam);
+    const double b = fma(2.53, slam, 0.931);
+    const double a = fma(0.02483, b, -0.059);
+    const double invalpha = 1.1239 + 1.1328 / (b - 3.4);
+    const double vr = 0.9277 - 3.6224 / (b - 2.0);
+    const double log_invalpha = ohr_log(invalpha);
+    for (;;) {
+      const double U = ohr_s_uniform(s) - 0.5;
+      const double V = ohr_s_uniform(s);
+      const double us = 0.5 - fabs(U);
+      k = (long long)floor(fma(fma(2.0, a / us, b), U, lam + 0.43));
+      if (us >= 0.07 && V <= vr) break;
+      if (k < 0 || (us < 0.013 && V > us)) continue;
+      if ((ohr_log(V) + log_invalpha) - ohr_log(a / ohr_mul(us, us) + b) <=
+          fma((double)k, loglam, -lam) - ohr_loggam((double)k + 1.0)) break;
+    }
+  }
+  out[i] = k;
+}
+
+// Binomial: inversion for n*p <= 30, BTPE (Kachitvichyanukul and Schmeiser 1988) above, on
+// min(p, 1 - p), as numpy's.
+__device__ long long ohr_binomial_inversion(ohr_stream& s, long long n, double p) {
+  const double q = 1.0 - p;
+  const double qn = ohr_exp(ohr_mul((double)n, ohr_log(q)));
+  const double np = ohr_mul((double)n, p);
+  const double bound0 = np + ohr_mul(10.0, sqrt(fma(np, q, 1.0)));
+  const double bound = (double)n < bound0 ? (double)n : bound0;
+  long long X = 0;
+  double px = qn;
+  double U = ohr_s_uniform(s);
+  while (U > px) {
+    ++X;
+    if ((double)X > bound) {
+      X = 0;
+      px = qn;
+      U = ohr_s_uniform(s);
+    } else {
+      U -= px;
+      px = ohr_mul(ohr_mul((double)(n - X + 1), p), px) / ohr_mul((double)X, q);
+    }
+  }
+  return X;
+}
+
+__device__ __forceinline__ double ohr_btpe_stirling(double v2, double v) {
+  // (13680 - (462 - (132 - (99 - 140/v2)/v2)/v2)/v2) / v / 166320
+  return (13680.0 - (462.0 - (132.0 - (99.0 - 140.0 / v2) / v2) / v2) / v2) / v / 166320.0;
+}
+
+__device__ long long ohr_binomial_btpe(ohr_stream& s, long long n, double r) {
+  const double q = 1.0 - r;
+  const double dn = (double)n;
+  const double fm = fma(dn, r, r);
+  const double m = floor(fm);
+  const double nrq = ohr_mul(ohr_mul(dn, r), q);
+  const double p1 = floor(fma(2.195, sqrt(nrq), ohr_mul(-4.6, q))) + 0.5;
+  const double xm = m + 0.5, xl = xm - p1, xr = xm + p1;
+  const double c = 0.134 + 20.5 / (15.3 + m);
+  double a = (fm - xl) / fma(-xl, r, fm);
+  const double laml = ohr_mul(a, fma(0.5, a, 1.0));
+  a = (xr - fm) / ohr_mul(xr, q);
+  const double lamr = ohr_mul(a, fma(0.5, a, 1.0));
+  const double p2 = ohr_mul(p1, fma(2.0, c, 1.0));
+  const double p3 = p2 + c / laml;
+  const double p4 = p3 + c / lamr;
+  for (;;) {
+    const double u = ohr_mul(ohr_s_uniform(s), p4);
+    double v = ohr_s_uniform(s);
+    double y;
+    if (u <= p1) {
+      return (long long)floor(fma(-p1, v, xm + u));
+    } else if (u <= p2) {
+      const double x = xl + (u - p1) / c;
+      v = fma(v, c, 1.0) - fabs(m - x + 0.5) / p1;
+      if (v > 1.0) continue;
+      y = floor(x);
+    } else if (u <= p3) {
+      y = floor(xl + ohr_log(v) / laml);
+      if (y < 0.0 || v == 0.0) continue;
+      v = ohr_mul(ohr_mul(v, u - p2), laml);
+    } else {
+      y = floor(xr - ohr_log(v) / lamr);
+      if (y > dn || v == 0.0) continue;
+      v = ohr_mul(ohr_mul(v, u - p3), lamr);
+    }
+    const double k = fabs(y - m);
+    if (!(k > 20.0 && k < nrq / 2.0 - 1.0)) {
+      const double sr = r / q;
+      const double aa = ohr_mul(sr, dn + 1.0);
+      double F = 1.0;
+      if (m < y) {
+        for (double i = m + 1.0; i <= y; i += 1.0) F = ohr_mul(F, aa / i - sr);
+      } else if (m > y) {
+        for (double i = y + 1.0; i <= m; i += 1.0) F = F / (aa / i - sr);
+      }
+      if (v > F) continue;
+      return (long long)y;
+    }
+    const double rho = ohr_mul(k / nrq, fma(ohr_mul(k, fma(k, 1.0 / 3.0, 0.625)) + 0.16666666666666666,
+                                            1.0 / nrq, 0.5));
+    const double t = -ohr_mul(k, k) / ohr_mul(2.0, nrq);
+    const double A = ohr_log(v);
+    if (A < t - rho) return (long long)y;
+    if (A > t + rho) continue;
+    const double x1 = y + 1.0, f1 = m + 1.0, z = dn + 1.0 - m, w = dn - y + 1.0;
+    const double bound = ohr_mul(xm, ohr_log(f1 / x1)) + ohr_mul(dn - m + 0.5, ohr_log(z / w)) +
+                         ohr_mul(y - m, ohr_log(ohr_mul(w, r) / ohr_mul(x1, q))) +
+                         ohr_btpe_stirling(ohr_mul(f1, f1), f1) + ohr_btpe_stirling(ohr_mul(z, z), z) +
+                         ohr_btpe_stirling(ohr_mul(x1, x1), x1) + ohr_btpe_stirling(ohr_mul(w, w), w);
+    if (A > bound) continue;
+    return (long long)y;
+  }
+}
+
+__global__ void ohr_binomial(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, long long* out, unsigned long long n, long long trials,
+                             double p) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  OHR_KC_ARRAY;
+  ohr_stream s = ohr_stream_open(kc, i, 0);
+  long long x;
+  if (trials == 0 || p == 0.0) {
+    x = 0;
+  } else if (p == 1.0) {
+    x = trials;
+  } else {
+    const double r = p <= 0.5 ? p : 1.0 - p;
+    x = ohr_mul((double)trials, r) <= 30.0 ? ohr_binomial_inversion(s, trials, r)
+                                           : ohr_binomial_btpe(s, trials, r);
+    if (p > 0.5) x = trials - x;
+  }
+  out[i] = x;
+}
+
