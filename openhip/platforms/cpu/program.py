@@ -148,7 +148,7 @@ def parse_hipcc_args(argv: Sequence[str]) -> ProgramOptions:
             try:
                 _cc.normalize_options([arg])
             except ValueError as exc:
-                raise ValueError(f"openhip hipcc: {exc}") from None
+                raise ValueError(str(exc)) from None
             opts.compile_flags.append(arg)
         else:
             suffix = os.path.splitext(arg)[1]
@@ -230,7 +230,8 @@ def _program_flags(std: str, march: str, unit: int) -> list[str]:
 
 #: symbols the engine's headers define outside any namespace (an assembler routine, a TLS
 #: alias): made local to each object, so that several source files link.
-_LOCAL_SYMBOLS = ("openhip_cpu_switch", "openhip_cpu_threadIdx_alias")
+_LOCAL_SYMBOLS = ("openhip_cpu_switch", "openhip_cpu_threadIdx_alias",
+                  "_ZN7openhip6detail11device_trapEPKc")
 
 
 def _localize(compiler: _cc.Compiler, obj: Path) -> None:
@@ -471,8 +472,15 @@ def build_program(opts: ProgramOptions) -> bytes | None:
     """Compile (and unless ``-c``, link) ``opts``; writes ``opts.output`` when given and
     returns the executable's bytes (None for ``-c``). CompileError on failure."""
     toolchain = _toolchain()
-    objects = [compile_unit(toolchain, path, lang, opts, i)
-               for i, (path, lang) in enumerate(opts.sources)]
+    if opts.compile_only:
+        # objects compiled by separate commands get the unit of their path (see
+        # _program_flags), so that they still link together
+        units = [1 + int(hashlib.sha256(os.path.abspath(p).encode()).hexdigest(), 16) % 64
+                 for p, _ in opts.sources]
+    else:
+        units = list(range(len(opts.sources)))
+    objects = [compile_unit(toolchain, path, lang, opts, unit)
+               for unit, (path, lang) in zip(units, opts.sources, strict=True)]
     if opts.compile_only:
         for (path, _lang), blob in zip(opts.sources, objects, strict=True):
             target = opts.output or os.path.splitext(os.path.basename(path))[0] + ".o"

@@ -151,7 +151,16 @@ struct Allocation {
 };
 std::mutex g_mem_mu;
 std::map<uintptr_t, Allocation> g_allocs;  // base -> allocation
-std::map<uintptr_t, uint64_t> g_globals;   // __device__/__constant__ variables: address -> size
+// __device__/__constant__ variables: address -> size (filled by static initialisers, so
+// constructed on first use)
+std::map<uintptr_t, uint64_t>& globals() {
+  static std::map<uintptr_t, uint64_t> table;
+  return table;
+}
+std::mutex& globals_mu() {
+  static std::mutex mu;
+  return mu;
+}
 
 void* allocate(size_t size, hipMemoryType type, unsigned flags) {
   init();
@@ -913,13 +922,13 @@ hipError_t hipStreamAttachMemAsync(hipStream_t stream, void*, size_t, unsigned) 
 }
 
 void __openhip_register_global(const void* address, uint64_t size) {
-  std::lock_guard<std::mutex> lock(g_mem_mu);
-  g_globals[reinterpret_cast<uintptr_t>(address)] = size;
+  std::lock_guard<std::mutex> lock(globals_mu());
+  globals()[reinterpret_cast<uintptr_t>(address)] = size;
 }
 hipError_t __openhip_symbol_lookup(const void* symbol, size_t* size) {
-  std::lock_guard<std::mutex> lock(g_mem_mu);
-  auto it = g_globals.find(reinterpret_cast<uintptr_t>(symbol));
-  if (it == g_globals.end()) return hipErrorInvalidSymbol;
+  std::lock_guard<std::mutex> lock(globals_mu());
+  auto it = globals().find(reinterpret_cast<uintptr_t>(symbol));
+  if (it == globals().end()) return hipErrorInvalidSymbol;
   *size = it->second;
   return hipSuccess;
 }

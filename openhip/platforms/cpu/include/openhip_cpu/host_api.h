@@ -285,6 +285,9 @@ typedef enum hipComputeMode {
 
 typedef void (*hipStreamCallback_t)(hipStream_t stream, hipError_t status, void* userData);
 typedef void (*hipHostFn_t)(void* userData);
+#ifndef CUDART_CB
+#define CUDART_CB  // a calling-convention macro of CUDA's callbacks (hipify keeps it)
+#endif
 
 #define hipStreamDefault 0x0
 #define hipStreamNonBlocking 0x1
