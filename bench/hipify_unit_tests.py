@@ -119,6 +119,30 @@ def run_options(words: list[str]) -> tuple[list[str], list[str]]:
     return hipify_opts, [w for w in clang_opts if not w.startswith("%")]
 
 
+#: The CUDA release openhip's maps describe (openhip.hipify.preprocessor.CUDA_VERSION).
+CUDA_VERSION = 12060
+_GATE = re.compile(r"_(before_)?([1-9]\d{3,4})(?:_([1-9]\d{3,4}))?$")
+
+
+def cuda_version_for(path: Path) -> int | None:
+    """The CUDA_VERSION a version-gated test needs when 12.6 is outside its range, else None.
+
+    HIPIFY runs ``name_A.cu`` with CUDA >= A, ``name_A_B.cu`` with A <= CUDA < B and
+    ``name_before_A.cu`` with CUDA < A (lit's configuration picks them by the installed CUDA).
+    A file whose range excludes CUDA 12.6 is scored as hipify-clang would translate it with a
+    CUDA of that range: ``-D CUDA_VERSION=`` the range's lowest value (or just below its end).
+    """
+    m = _GATE.search(path.stem)
+    if not m:
+        return None
+    low, high = int(m.group(2)), int(m.group(3)) if m.group(3) else None
+    if m.group(1):  # before_A
+        return None if CUDA_VERSION < low else low - 10
+    if high is not None:
+        return None if low <= CUDA_VERSION < high else low
+    return None if CUDA_VERSION >= low else low
+
+
 def strip_comments(text: str) -> list[str]:
     """The output's lines as run_test.sh gives them to FileCheck (``//...`` cut to ``// ``)."""
     return [re.sub(r"//.+", "// ", line) for line in text.split("\n")]
@@ -251,6 +275,9 @@ def score_file(path: Path, root: Path) -> FileScore | None:
         return None
     result = FileScore(str(path.relative_to(root)), checks=len(checks))
     hipify_opts, clang_opts = run_options(run)
+    version = cuda_version_for(path)
+    if version is not None:
+        clang_opts.append(f"-DCUDA_VERSION={version}")
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / path.name

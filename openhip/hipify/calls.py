@@ -10,6 +10,7 @@ Advanced Micro Devices, Inc.). The operations on argument ``k`` (0-based):
 * ``HIP_SYMBOL``: wrap it in ``HIP_SYMBOL(...)`` (``cudaMemcpyToSymbol`` and the other symbol
   APIs, the graph memcpy-to/from-symbol node functions);
 * ``cast_size_t``: wrap it in ``reinterpret_cast<size_t*>(...)`` (rocSPARSE buffer sizes);
+  ``cast_void``: in ``reinterpret_cast<const void*>(...)`` (the kernel of ``cudaFuncGetAttributes``);
 * ``add``: insert a constant argument before argument ``k`` (after the last one when ``k`` is
   the argument count);
 * ``replace``: replace argument ``k`` by a constant;
@@ -97,6 +98,9 @@ ARG_RULES: dict[str, list[ArgRule]] = {
     "cudaGraphExecMemcpyNodeSetParamsToSymbol": _symbol(2),
     "cudaGraphExecMemcpyNodeSetParamsFromSymbol": _symbol(3),
     "cudaGetTextureReference": _symbol(1),
+    # HIP takes the kernel as const void*: a function or void* needs the cast
+    "cudaFuncSetCacheConfig": _hip(ArgOp(0, "cast_void")),
+    "cudaFuncGetAttributes": _hip(ArgOp(1, "cast_void")),
     "cuOccupancyMaxPotentialBlockSize": _hip(ArgOp(3, "remove", data_loss=True)),
     "cuOccupancyMaxPotentialBlockSizeWithFlags": _hip(ArgOp(3, "remove", data_loss=True)),
     # cuDNN -> MIOpen (--roc --miopen)

@@ -24,6 +24,9 @@ PREDEFINED = {
     "__CUDACC__": "1", "__NVCC__": "1", "__CUDA__": "1", "__cplusplus": "201703L",
     "CUDA_VERSION": CUDA_VERSION, "CUDART_VERSION": CUDA_VERSION,
     "__CUDACC_VER_MAJOR__": CUDA_VERSION[:2], "__CUDACC_VER_MINOR__": str(int(CUDA_VERSION[2:4])),
+    # the libraries of CUDA 12.6, in each header's own formula
+    "CUBLAS_VERSION": "120603", "CUSPARSE_VERSION": "12504", "CUSOLVER_VERSION": "11701",
+    "CURAND_VERSION": "10307", "CUFFT_VERSION": "11300", "CUDNN_VERSION": "90500",
 }
 
 

@@ -372,9 +372,11 @@ class _Translator:
                 if not tokens[a].text.startswith("HIP_SYMBOL"):
                     prefix[a] = "HIP_SYMBOL(" + prefix.get(a, "")
                     suffix[b - 1] = suffix.get(b - 1, "") + ")"
-            elif op.op == "cast_size_t":
-                prefix[a] = "reinterpret_cast<size_t*>(" + prefix.get(a, "")
-                suffix[b - 1] = suffix.get(b - 1, "") + ")"
+            elif op.op in ("cast_size_t", "cast_void"):
+                cast = "reinterpret_cast<size_t*>(" if op.op == "cast_size_t" else "reinterpret_cast<const void*>("
+                if not self.render(a, b).startswith(("reinterpret_cast<", "(const void*)", "(void*)")):
+                    prefix[a] = cast + prefix.get(a, "")
+                    suffix[b - 1] = suffix.get(b - 1, "") + ")"
             elif op.op == "replace":
                 self.blank(a, b)
                 self.repl[a] = op.value
@@ -397,7 +399,7 @@ class _Translator:
             indent = ""
         decls, names = [], []
         for param in params.split(","):
-            ptype, base = param.rsplit(None, 1)
+            ptype, base = param.strip().rsplit(None, 1)
             count = self.declared.get((scope, base), 0)
             self.declared[(scope, base)] = count + 1
             var = f"hipify_{base}" + (f"_{count}" if count else "")
@@ -510,7 +512,17 @@ class _Translator:
                 if k >= n or tokens[k].text not in ("=", ";", ",", ")", "{"):
                     break
                 names.add(tokens[j].text)
-                if tokens[k].text != ",":
+                if tokens[k].text == "=":  # skip the initialiser to the next top-level , or ;
+                    depth = 0
+                    while k < n and not (depth == 0 and tokens[k].text in (",", ";")):
+                        if tokens[k].text in ("(", "[", "{"):
+                            depth += 1
+                        elif tokens[k].text in (")", "]", "}"):
+                            depth -= 1
+                            if depth < 0:
+                                break
+                        k += 1
+                if k >= n or tokens[k].text != ",":
                     break
                 j = k + 1
         if not names:
@@ -528,6 +540,9 @@ class _Translator:
             after = self.sig_next(member)
             if after is not None and after.text in ("(", "."):
                 continue
+            before = self.text[max(0, tok.start - 64):tok.start]
+            if "".join(before.split()).endswith("reinterpret_cast<half&>("):
+                continue  # translated already
             self.prefix[i] = self.prefix.get(i, "") + "reinterpret_cast<half&>("
             self.suffix[member] = ")" + self.suffix.get(member, "")
             self.strong_cuda = True

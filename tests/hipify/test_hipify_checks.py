@@ -1,5 +1,6 @@
 """FileCheck-style expectations: sources under checks/ carry ``// CHECK:`` lines (what an output
-line must contain, in order) and ``// CHECK-NOT:`` lines; ``// OPTIONS:`` gives the options."""
+line must contain, in order), ``// CHECK-NEXT:`` (on the line right after the previous match) and
+``// CHECK-NOT:`` lines; ``// OPTIONS:`` gives the options."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 from openhip.hipify import hipify
 
 CHECKS = Path(__file__).resolve().parent / "checks"
-_DIRECTIVE = re.compile(r"^\s*//\s*(CHECK|CHECK-NOT|OPTIONS):(.*)$")
+_DIRECTIVE = re.compile(r"^\s*//\s*(CHECK|CHECK-NEXT|CHECK-NOT|OPTIONS):(.*)$")
 
 
 def _normalize(text: str) -> str:
@@ -43,7 +44,8 @@ def file_check(output: str, checks: list[tuple[str, str]]) -> list[str]:
         if kind == "CHECK-NOT":
             pending_not.append(pattern)
             continue
-        for i in range(pos, len(lines)):
+        window = range(pos, min(pos + 1, len(lines))) if kind == "CHECK-NEXT" else range(pos, len(lines))
+        for i in window:
             if pattern in lines[i]:
                 for bad in pending_not:
                     if any(bad in line for line in lines[pos:i]):
@@ -52,7 +54,7 @@ def file_check(output: str, checks: list[tuple[str, str]]) -> list[str]:
                 pos = i + 1
                 break
         else:
-            failures.append(f"CHECK not found: {pattern}")
+            failures.append(f"{kind} not found: {pattern}")
     for bad in pending_not:
         if any(bad in line for line in lines[pos:]):
             failures.append(f"CHECK-NOT matched: {bad}")
@@ -81,3 +83,5 @@ def test_file_check_reports_failures():
     checks = [("CHECK", "a"), ("CHECK-NOT", "x"), ("CHECK", "b"), ("CHECK", "zzz")]
     assert file_check("a\nx\nb\n", checks) == ["CHECK-NOT matched: x", "CHECK not found: zzz"]
     assert file_check("b\na\n", [("CHECK", "a"), ("CHECK", "b")]) == ["CHECK not found: b"]
+    assert file_check("a\nb\n", [("CHECK", "a"), ("CHECK-NEXT", "b")]) == []
+    assert file_check("a\nx\nb\n", [("CHECK", "a"), ("CHECK-NEXT", "b")]) == ["CHECK-NEXT not found: b"]
