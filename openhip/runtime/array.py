@@ -164,6 +164,30 @@ class DeviceArray:
         return (f"<openhip.DeviceArray shape={self.shape} dtype={self.dtype} "
                 f"device={self.device.id} ({self.device.platform})>")
 
+    # ---- the array API: operators and methods delegate to openhip.numpy -------------------
+    # (imported on first use; ``x == y`` is elementwise; openhip.numpy.ndarray overrides all)
+    __hash__ = object.__hash__
+
+    def __array_namespace__(self, *, api_version: str | None = None) -> Any:
+        return _hnp_view(self).__array_namespace__(api_version=api_version)
+
+    def astype(self, dtype: Any, copy: bool = True) -> Any:
+        return _hnp_view(self).astype(dtype, copy=copy)
+
+    @property
+    def T(self) -> Any:
+        return _hnp_view(self).T
+
+    @property
+    def mT(self) -> Any:
+        return _hnp_view(self).mT
+
+    def __getitem__(self, key: Any) -> Any:
+        return _hnp_view(self)[key]
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        _hnp_view(self)[key] = value
+
     # ---- transfers ------------------------------------------------------------------------
     def get(self, stream: Stream | None = None, out: np.ndarray | None = None) -> np.ndarray:
         """A numpy copy of the data (into ``out`` when given). With ``stream`` the copy is
@@ -335,6 +359,31 @@ class DeviceArray:
             platform.stream_wait_event(index, wrap(index, handle), event)
         finally:
             platform.event_destroy(index, event)
+
+
+def _hnp_view(x: DeviceArray) -> Any:
+    """``x`` as an openhip.numpy array sharing its memory (imported lazily)."""
+    from ..numpy._array import as_ndarray
+
+    return as_ndarray(x)
+
+
+def _delegate(name: str) -> Any:
+    def method(self: DeviceArray, *args: Any) -> Any:
+        return getattr(_hnp_view(self), name)(*args)
+    method.__name__ = name
+    return method
+
+
+for _name in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "and", "or", "xor",
+              "lshift", "rshift"):
+    for _form in ("__{}__", "__r{}__", "__i{}__"):
+        setattr(DeviceArray, _form.format(_name), _delegate(_form.format(_name)))
+for _name in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__neg__", "__pos__",
+              "__abs__", "__invert__", "__int__", "__float__", "__complex__",
+              "__index__"):
+    setattr(DeviceArray, _name, _delegate(_name))
+del _name, _form
 
 
 def asarray(obj: Any, dtype: Any = None, device: Device | int | None = None,

@@ -1,0 +1,644 @@
+"""Elementwise functions of the Array API (and the array object's operators).
+
+Each function resolves the operands' dtypes by the standard's promotion rules
+(:mod:`._dtypes`), broadcasts their shapes, casts an operand whose dtype differs from the
+computation's (one cast kernel), and launches one kernel of kernels/elementwise.hip:
+``un/bi/tri<op, input type, output type, layout>``. Layout 0 (every array operand
+C-contiguous with the output's shape, scalars inline) vectorises on the CPU; layout 1 reads
+arbitrary byte strides (broadcasts are stride 0, transposes and slices are read in place).
+
+Kernels are built per *group* of operations x dtype x layout (see ``GROUPS``), so one build
+serves e.g. add/subtract/multiply/... of float32. The launch plan of a call (kernel, shapes,
+strides) is memoised per (operation, dtypes, layouts), so a warm call costs a dict lookup, an
+allocation and a launch.
+"""
+
+from __future__ import annotations
+
+import builtins
+import ctypes
+import math
+import threading
+from typing import Any
+
+import numpy as np
+
+from ..runtime.array import DeviceArray
+from . import _dtypes as D
+from ._array import as_ndarray, empty_array, ndarray
+from ._kernels import Family, OhArgs, collapse, ctype
+
+__all__ = [
+    "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
+    "bitwise_left_shift", "bitwise_invert", "bitwise_or", "bitwise_right_shift", "bitwise_xor",
+    "ceil", "clip", "conj", "copysign", "cos", "cosh", "divide", "equal", "exp", "expm1",
+    "floor", "floor_divide", "greater", "greater_equal", "hypot", "imag", "isfinite", "isinf",
+    "isnan", "less", "less_equal", "log", "log1p", "log2", "log10", "logaddexp", "logical_and",
+    "logical_not", "logical_or", "logical_xor", "maximum", "minimum", "multiply", "negative",
+    "nextafter", "not_equal", "positive", "pow", "real", "reciprocal", "remainder", "round",
+    "sign", "signbit", "sin", "sinh", "square", "sqrt", "subtract", "tan", "tanh", "trunc",
+    "where", "astype", "broadcast_shapes",
+]
+
+FAMILY = Family("elementwise", "elementwise.hip", options=("-std=c++17", "-O2"))
+
+_NUM = "iufc"
+_REAL = "iuf"
+
+
+class Op:
+    """One operation: its C++ struct, arity, group, accepted kinds and result rule.
+
+    ``result``: "same" (the computation dtype), "bool", "real" (complex -> its real dtype),
+    ``inexact`` ops compute integers and bools in float64 (numpy's choice).
+    """
+
+    __slots__ = ("name", "cpp", "arity", "group", "kinds", "result", "inexact", "bool_input")
+
+    def __init__(self, name: str, cpp: str, arity: int, group: str, kinds: str,
+                 result: str = "same", inexact: bool = False, bool_input: bool = False) -> None:
+        self.name, self.cpp, self.arity, self.group = name, cpp, arity, group
+        self.kinds, self.result, self.inexact = kinds, result, inexact
+        self.bool_input = bool_input
+
+
+_OPS: dict[str, Op] = {}
+
+
+def _op(*args: Any, **kw: Any) -> None:
+    op = Op(*args, **kw)
+    _OPS[op.name] = op
+
+
+for _n, _c, _a, _k, _r, _i in [
+        ("add", "o_add", 2, "b" + _NUM, "same", False),
+        ("subtract", "o_sub", 2, _NUM, "same", False),
+        ("multiply", "o_mul", 2, "b" + _NUM, "same", False),
+        ("divide", "o_div", 2, "fc", "same", True),
+        ("negative", "o_neg", 1, _NUM, "same", False),
+        ("positive", "o_copy", 1, _NUM, "same", False),
+        ("abs", "o_abs", 1, _NUM, "real", False),
+        ("square", "o_square", 1, _NUM, "same", False),
+        ("reciprocal", "o_recip", 1, "fc", "same", True)]:
+    _op(_n, _c, _a, "arith", _k, _r, _i)
+for _n, _c in [("equal", "o_eq"), ("not_equal", "o_ne")]:
+    _op(_n, _c, 2, "compare", "b" + _NUM, "bool")
+for _n, _c in [("less", "o_lt"), ("less_equal", "o_le"), ("greater", "o_gt"),
+               ("greater_equal", "o_ge")]:
+    _op(_n, _c, 2, "compare", "b" + _REAL, "bool")
+for _n, _c, _a, _k in [("bitwise_and", "o_and", 2, "biu"), ("bitwise_or", "o_or", 2, "biu"),
+                       ("bitwise_xor", "o_xor", 2, "biu"), ("bitwise_invert", "o_invert", 1,
+                                                            "biu"),
+                       ("bitwise_left_shift", "o_lshift", 2, "iu"),
+                       ("bitwise_right_shift", "o_rshift", 2, "iu")]:
+    _op(_n, _c, _a, "bits", _k)
+for _n, _c, _a in [("logical_and", "o_land", 2), ("logical_or", "o_lor", 2),
+                   ("logical_xor", "o_lxor", 2), ("logical_not", "o_not", 1)]:
+    _op(_n, _c, _a, "bits", "b", "bool", bool_input=True)
+for _n, _c, _a, _k in [("exp", "o_exp", 1, "fc"), ("expm1", "o_expm1", 1, "fc"),
+                       ("log", "o_log", 1, "fc"), ("log1p", "o_log1p", 1, "fc"),
+                       ("log2", "o_log2", 1, "fc"), ("log10", "o_log10", 1, "fc"),
+                       ("sqrt", "o_sqrt", 1, "fc"), ("logaddexp", "o_logaddexp", 2, "f")]:
+    _op(_n, _c, _a, "exp", _k, "same", True)
+_op("pow", "o_pow", 2, "exp", _NUM)
+for _n in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
+           "acosh", "atanh"):
+    _op(_n, "o_" + _n, 1, "trig", "fc", "same", True)
+_op("atan2", "o_atan2", 2, "trig", "f", "same", True)
+for _n, _c, _k, _r in [("floor", "o_floor", "f", "same"), ("ceil", "o_ceil", "f", "same"),
+                       ("trunc", "o_trunc", "f", "same"), ("round", "o_round", "fc", "same"),
+                       ("sign", "o_sign", _NUM, "same"), ("signbit", "o_signbit", "f", "bool"),
+                       ("isnan", "o_isnan", "fc", "bool"), ("isinf", "o_isinf", "fc", "bool"),
+                       ("isfinite", "o_isfinite", "fc", "bool")]:
+    _op(_n, _c, 1, "round", _k, _r)
+for _n, _c, _a, _k, _r in [("maximum", "o_max", 2, _REAL, "same"),
+                           ("minimum", "o_min", 2, _REAL, "same"),
+                           ("copysign", "o_copysign", 2, "f", "same"),
+                           ("hypot", "o_hypot", 2, "f", "same"),
+                           ("nextafter", "o_nextafter", 2, "f", "same"),
+                           ("floor_divide", "o_floordiv", 2, _REAL, "same"),
+                           ("remainder", "o_rem", 2, _REAL, "same"),
+                           ("conj", "o_conj", 1, "c", "same"),
+                           ("real", "o_real", 1, "c", "real"),
+                           ("imag", "o_imag", 1, "c", "real"),
+                           ("clip", "o_clip", 3, _REAL, "same"),
+                           ("where", "o_where", 3, "b" + _NUM, "same")]:
+    _op(_n, _c, _a, "misc", _k, _r)
+
+_KINDNAME = {"b": "boolean", "i": "integer", "u": "unsigned integer", "f": "floating-point",
+             "c": "complex floating-point"}
+_REAL_OF = {D.complex64: D.float32, D.complex128: D.float64}
+
+
+def _out_dtype(op: Op, dt: np.dtype) -> np.dtype:
+    if op.result == "bool":
+        return D.bool
+    if op.result == "real" and dt in _REAL_OF:
+        return _REAL_OF[dt]
+    return dt
+
+
+def _expr(op: Op, dt: np.dtype, layout: int) -> str:
+    kind = ("un", "bi", "tri")[op.arity - 1]
+    return f"{kind}<{op.cpp}, {ctype(dt)}, {ctype(_out_dtype(op, dt))}, {layout}>"
+
+
+_GROUP_EXPRS: dict[tuple[str, np.dtype, int], tuple[str, ...]] = {}
+
+
+def _group_exprs(group: str, dt: np.dtype, layout: int) -> tuple[str, ...]:
+    key = (group, dt, layout)
+    ex = _GROUP_EXPRS.get(key)
+    if ex is None:
+        k = D.kind_of(dt)
+        ex = tuple(_expr(op, dt, layout) for op in _OPS.values()
+                   if op.group == group and k in op.kinds and not (
+                       k in "iu" and op.inexact and op.kinds == "fc"))
+        _GROUP_EXPRS[key] = ex
+    return ex
+
+
+def _kernel(op: Op, dt: np.dtype, layout: int, device: Any):
+    exprs = _group_exprs(op.group, dt, layout)
+    return FAMILY.kernel(f"{op.group}.{dt.name}.{'cs'[layout]}", exprs, _expr(op, dt, layout),
+                         device)
+
+
+# ---- casts -------------------------------------------------------------------------------
+def _cast_kernel(src: np.dtype, dst: np.dtype, layout: int, device: Any):
+    expr = f"un<o_copy, {ctype(src)}, {ctype(dst)}, {layout}>"
+    return FAMILY.kernel(f"cast.{src.name}.{dst.name}.{'cs'[layout]}", (expr,), expr, device)
+
+
+def _cast_into(out: ndarray, x: ndarray) -> None:
+    """``out[...] = x`` converting dtypes (``x`` broadcast to ``out``'s shape)."""
+    if out.size == 0:
+        return
+    strides = [list(out.strides), _bstrides(x, out.shape)]
+    layout = 0 if (out._contig and x._contig and x.shape == out.shape) else 1
+    a = OhArgs()
+    a.n = out.size
+    a.ptr[0] = out.data.ptr
+    a.ptr[1] = x.data.ptr
+    if layout:
+        _fill_layout(a, out.shape, strides)
+    _cast_kernel(x.dtype, out.dtype, layout, out.device).launch_ohargs(out.size, a)
+
+
+def astype(x: ndarray, dtype: Any, /, *, copy: bool = True, device: Any = None) -> ndarray:
+    """``x`` converted to ``dtype`` (complex -> real is refused, as the standard says)."""
+    x = _as_array(x)
+    dt = D.to_dtype(dtype)
+    if device is not None:
+        x = x.to_device(device)
+    if dt == x.dtype:
+        return x.copy() if copy else x
+    if D.kind_of(x.dtype) == "c" and D.kind_of(dt) != "c":
+        raise TypeError(f"astype: cannot cast complex {x.dtype} to {dt}; take real() or "
+                        f"abs() first")
+    out = empty_array(x.shape, dt, x.device)
+    _cast_into(out, x)
+    return out
+
+
+# ---- operands ------------------------------------------------------------------------------
+_SCALARS = (bool, int, float, complex)
+
+
+def _is_operand(v: Any) -> bool:
+    return isinstance(v, (DeviceArray, bool, int, float, complex, np.ndarray, np.generic))
+
+
+def _as_array(x: Any) -> ndarray:
+    if type(x) is ndarray:
+        return x
+    if isinstance(x, DeviceArray):
+        return as_ndarray(x)
+    if isinstance(x, (np.ndarray, np.generic)):
+        from ._creation import asarray
+
+        return asarray(x)
+    raise TypeError(f"expected an openhip.numpy array, got {type(x).__name__}")
+
+
+def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
+    """numpy's broadcasting of shapes; ValueError naming every shape when they do not."""
+    nd = builtins.max((len(s) for s in shapes), default=0)
+    out = [1] * nd
+    for s in shapes:
+        for i, d in enumerate(s, nd - len(s)):
+            if d != 1:
+                if out[i] == 1:
+                    out[i] = d
+                elif out[i] != d:
+                    raise ValueError("operands could not be broadcast together with shapes "
+                                     + " ".join(str(tuple(t)) for t in shapes))
+    if any(d == 0 for d in out) and any(0 in s for s in shapes):
+        pass
+    return tuple(out)
+
+
+def _bstrides(x: ndarray, shape: tuple[int, ...]) -> list[int]:
+    """``x``'s byte strides seen with the broadcast ``shape`` (0 where broadcast)."""
+    nd = len(shape)
+    st = [0] * nd
+    off = nd - x.ndim
+    for i, (d, s) in enumerate(zip(x.shape, x.strides, strict=True)):
+        st[off + i] = 0 if d == 1 and shape[off + i] != 1 else s
+    return st
+
+
+def _fill_layout(a: OhArgs, shape: tuple[int, ...], strides: list[list[int]]) -> None:
+    shp, sts = collapse(shape, strides)
+    if len(shp) > 8:
+        raise ValueError(f"arrays of more than 8 non-trivial dimensions are not supported "
+                         f"(shape {shape})")
+    a.ndim = len(shp)
+    for d, s in enumerate(shp):
+        a.shape[d] = s
+    for k, st in enumerate(sts):
+        for d, s in enumerate(st):
+            a.strides[k][d] = s
+
+
+def _check_devices(name: str, arrays: list[ndarray]) -> Any:
+    dev = arrays[0].device
+    for x in arrays[1:]:
+        if x.device is not dev:
+            raise ValueError(f"{name}: the arrays are on different devices ({dev} and "
+                             f"{x.device}); move one with to_device()")
+    return dev
+
+
+def _check_kind(op: Op, dt: np.dtype) -> None:
+    k = D.kind_of(dt)
+    if k not in op.kinds and not (op.inexact and k in "biu"):
+        allowed = ", ".join(_KINDNAME[c] for c in op.kinds)
+        raise TypeError(f"{op.name}: unsupported dtype {dt} (accepts {allowed})")
+
+
+def _scalar_bytes(value: Any, dt: np.dtype, name: str) -> bytes:
+    try:
+        with np.errstate(over="raise"):
+            raw = np.array(value, dtype=dt).tobytes()
+    except (OverflowError, FloatingPointError):
+        raise OverflowError(f"{name}: Python scalar {value!r} does not fit in {dt}") from None
+    return raw.ljust(16, b"\0")
+
+
+class _Plan:
+    __slots__ = ("kernel", "args", "packed", "out_shape", "out_dtype", "n", "lock")
+
+
+_PLANS: dict[tuple, _Plan] = {}
+_PLAN_LOCK = threading.Lock()
+
+
+def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None) -> ndarray:
+    """Run ``op`` over arrays and Python scalars (numpy/DeviceArray inputs are converted)."""
+    arrays: list[ndarray] = []
+    for i, v in enumerate(operands):
+        if type(v) is ndarray:
+            arrays.append(v)
+        elif isinstance(v, _SCALARS):
+            continue
+        else:
+            arrays.append(_as_array(v))
+            operands = operands[:i] + (arrays[-1],) + operands[i + 1:]
+    if not arrays:
+        raise TypeError(f"{op.name}: at least one argument must be an array")
+    # warm path: the plan of this exact layout
+    key = (op.name,) + tuple(
+        (v.dtype, v.shape, v._strides) if type(v) is ndarray else type(v) for v in operands)
+    if out is None:
+        plan = _PLANS.get(key)
+        if plan is not None and arrays[0].device is plan.kernel.device and (
+                len(arrays) == 1 or _same_device(arrays)):
+            return _launch(plan, operands, None)
+    dev = _check_devices(op.name, arrays)
+    # dtype of the computation
+    if op.name == "where":
+        cond = operands[0]
+        if type(cond) is not ndarray or cond.dtype != D.bool:
+            raise TypeError("where: the condition must be a boolean array")
+        dt = D.result_type(*operands[1:]) if any(
+            type(v) is ndarray for v in operands[1:]) else _scalars_dtype(operands[1:])
+    elif op.bool_input:
+        dt = D.bool
+    else:
+        dt = D.result_type(*operands)
+    if op.inexact and D.kind_of(dt) in "biu":
+        dt = D.float64
+    _check_kind(op, dt)
+    shape = broadcast_shapes(*(v.shape for v in operands if type(v) is ndarray))
+    # operands converted to dt (arrays with another dtype are cast first)
+    conv: list[Any] = []
+    for i, v in enumerate(operands):
+        want = D.bool if (op.name == "where" and i == 0) else dt
+        if type(v) is ndarray:
+            conv.append(v if v.dtype == want else astype(v, want))
+        else:
+            conv.append(v)
+    odt = _out_dtype(op, dt)
+    contig_ok = all(type(v) is not ndarray or (v._contig and v.shape == shape) for v in conv)
+    if out is not None:
+        if out.shape != shape:
+            raise ValueError(f"{op.name}: the result has shape {shape}; the output "
+                             f"array {out.shape}")
+        contig_ok = contig_ok and out._contig
+    layout = 0 if contig_ok else 1
+    plan = _Plan()
+    plan.kernel = _kernel(op, dt, layout, dev)
+    plan.out_shape = shape
+    plan.out_dtype = odt
+    plan.n = math.prod(shape)
+    a = OhArgs()
+    a.n = plan.n
+    smask = 0
+    strides: list[list[int]] = [list(out.strides) if out is not None else
+                                list(_c_strides(shape, odt.itemsize))]
+    for k, v in enumerate(conv, 1):
+        if type(v) is ndarray:
+            strides.append(_bstrides(v, shape))
+        else:
+            smask |= 1 << k
+            want = D.bool if (op.name == "where" and k == 1) else dt
+            raw = _scalar_bytes(v, want, op.name)
+            a.scal[k][0] = int.from_bytes(raw[:8], "little")
+            a.scal[k][1] = int.from_bytes(raw[8:16], "little")
+            strides.append([0] * len(shape))
+    a.smask = smask
+    if layout:
+        _fill_layout(a, shape, strides)
+    plan.args = a
+    plan.lock = threading.Lock()
+    if out is None and all(type(v) is ndarray or type(v) in _SCALARS for v in operands) and \
+            all(c is v for c, v in zip(conv, operands, strict=True)) and not smask:
+        with _PLAN_LOCK:
+            if len(_PLANS) > 4096:
+                _PLANS.clear()
+            _PLANS[key] = plan
+    return _launch(plan, tuple(conv), out)
+
+
+def _same_device(arrays: list[ndarray]) -> bool:
+    d = arrays[0].device
+    return all(x.device is d for x in arrays)
+
+
+def _scalars_dtype(vals: tuple[Any, ...]) -> np.dtype:
+    if any(isinstance(v, complex) for v in vals):
+        return D.complex128
+    if any(isinstance(v, float) for v in vals):
+        return D.float64
+    if all(isinstance(v, bool) for v in vals):
+        return D.bool
+    return D.int64
+
+
+def _c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
+    from ._array import c_strides
+
+    return c_strides(shape, itemsize)
+
+
+def _launch(plan: _Plan, operands: tuple[Any, ...], out: ndarray | None) -> ndarray:
+    k = plan.kernel
+    if out is None:
+        out = empty_array(plan.out_shape, plan.out_dtype, k.device)
+    if plan.n == 0:
+        return out
+    with plan.lock:
+        a = plan.args
+        a.ptr[0] = out.data.ptr
+        i = 1
+        for v in operands:
+            if type(v) is ndarray:
+                a.ptr[i] = v.data.ptr
+            i += 1
+        k.launch_ohargs(plan.n, a)
+    return out
+
+
+def _inplace(fn: Any, x: ndarray, other: Any) -> ndarray:
+    """``x <op>= other``: the result must keep x's shape and dtype (the standard's rule)."""
+    op = _OPS[fn.__name__]
+    res_dt = D.result_type(x, other) if type(other) is not ndarray or True else None
+    if op.inexact and D.kind_of(res_dt) in "biu":
+        res_dt = D.float64
+    if res_dt != x.dtype:
+        raise TypeError(f"{op.name} in place: the result dtype {res_dt} differs from the "
+                        f"array's {x.dtype}")
+    if type(other) is not ndarray and not isinstance(other, _SCALARS):
+        other = _as_array(other)
+    _apply(op, (x, other), out=x)
+    return x
+
+
+# ---- the public functions -------------------------------------------------------------------
+def _make1(name: str):
+    op = _OPS[name]
+
+    def f(x: Any, /) -> ndarray:
+        if type(x) is not ndarray:
+            x = _as_array(x)
+        return _apply(op, (x,))
+    f.__name__ = name
+    f.__qualname__ = name
+    f.__doc__ = f"Elementwise ``{name}`` (Array API)."
+    return f
+
+
+def _make2(name: str):
+    op = _OPS[name]
+
+    def f(x1: Any, x2: Any, /) -> ndarray:
+        return _apply(op, (x1, x2))
+    f.__name__ = name
+    f.__qualname__ = name
+    f.__doc__ = f"Elementwise ``{name}`` (Array API), broadcasting ``x1`` and ``x2``."
+    return f
+
+
+abs = _make1("abs")  # noqa: A001
+acos = _make1("acos")
+acosh = _make1("acosh")
+asin = _make1("asin")
+asinh = _make1("asinh")
+atan = _make1("atan")
+atanh = _make1("atanh")
+bitwise_invert = _make1("bitwise_invert")
+cos = _make1("cos")
+cosh = _make1("cosh")
+exp = _make1("exp")
+expm1 = _make1("expm1")
+isfinite_ = _make1("isfinite")
+isinf_ = _make1("isinf")
+isnan_ = _make1("isnan")
+log = _make1("log")
+log1p = _make1("log1p")
+log2 = _make1("log2")
+log10 = _make1("log10")
+logical_not = _make1("logical_not")
+negative = _make1("negative")
+positive_ = _make1("positive")
+reciprocal = _make1("reciprocal")
+sign = _make1("sign")
+signbit = _make1("signbit")
+sin = _make1("sin")
+sinh = _make1("sinh")
+square = _make1("square")
+sqrt = _make1("sqrt")
+tan = _make1("tan")
+tanh = _make1("tanh")
+conj_ = _make1("conj")
+real_ = _make1("real")
+imag_ = _make1("imag")
+floor_ = _make1("floor")
+ceil_ = _make1("ceil")
+trunc_ = _make1("trunc")
+round_ = _make1("round")
+
+add = _make2("add")
+atan2 = _make2("atan2")
+bitwise_and = _make2("bitwise_and")
+bitwise_left_shift = _make2("bitwise_left_shift")
+bitwise_or = _make2("bitwise_or")
+bitwise_right_shift = _make2("bitwise_right_shift")
+bitwise_xor = _make2("bitwise_xor")
+copysign = _make2("copysign")
+divide = _make2("divide")
+equal = _make2("equal")
+floor_divide = _make2("floor_divide")
+greater = _make2("greater")
+greater_equal = _make2("greater_equal")
+hypot = _make2("hypot")
+less = _make2("less")
+less_equal = _make2("less_equal")
+logaddexp = _make2("logaddexp")
+logical_and = _make2("logical_and")
+logical_or = _make2("logical_or")
+logical_xor = _make2("logical_xor")
+maximum = _make2("maximum")
+minimum = _make2("minimum")
+multiply = _make2("multiply")
+nextafter = _make2("nextafter")
+not_equal = _make2("not_equal")
+pow = _make2("pow")  # noqa: A001
+remainder = _make2("remainder")
+subtract = _make2("subtract")
+
+
+def _keep_or(x: ndarray, kinds: str, fn: Any) -> ndarray:
+    """Integer/bool inputs of rounding functions are returned unchanged (a copy)."""
+    x = _as_array(x)
+    if D.kind_of(x.dtype) in kinds:
+        return x.copy()
+    return fn(x)
+
+
+def floor(x: Any, /) -> ndarray:
+    """Elementwise floor (integers unchanged)."""
+    return _keep_or(x, "biu", floor_)
+
+
+def ceil(x: Any, /) -> ndarray:
+    """Elementwise ceil (integers unchanged)."""
+    return _keep_or(x, "biu", ceil_)
+
+
+def trunc(x: Any, /) -> ndarray:
+    """Elementwise trunc (integers unchanged)."""
+    return _keep_or(x, "biu", trunc_)
+
+
+def round(x: Any, /) -> ndarray:  # noqa: A001
+    """Round half to even (integers unchanged)."""
+    return _keep_or(x, "biu", round_)
+
+
+def positive(x: Any, /) -> ndarray:
+    """A copy of ``x`` (numeric dtypes)."""
+    x = _as_array(x)
+    _check_kind(_OPS["positive"], x.dtype)
+    return x.copy()
+
+
+def conj(x: Any, /) -> ndarray:
+    """Complex conjugate (real inputs unchanged)."""
+    return _keep_or(x, "biuf", conj_)
+
+
+def real(x: Any, /) -> ndarray:
+    """The real part (real inputs unchanged)."""
+    return _keep_or(x, "biuf", real_)
+
+
+def imag(x: Any, /) -> ndarray:
+    """The imaginary part (zeros for real inputs)."""
+    x = _as_array(x)
+    if D.kind_of(x.dtype) != "c":
+        from ._creation import zeros
+
+        return zeros(x.shape, dtype=x.dtype, device=x.device)
+    return imag_(x)
+
+
+def _bool_for_ints(fn: Any, value: bool):
+    def f(x: Any, /) -> ndarray:
+        x = _as_array(x)
+        if D.kind_of(x.dtype) in "biu":
+            from ._creation import full
+
+            return full(x.shape, value, dtype=D.bool, device=x.device)
+        return fn(x)
+    f.__name__ = fn.__name__
+    f.__doc__ = fn.__doc__
+    return f
+
+
+isnan = _bool_for_ints(isnan_, False)
+isinf = _bool_for_ints(isinf_, False)
+isfinite = _bool_for_ints(isfinite_, True)
+
+
+def where(condition: Any, x1: Any, x2: Any, /) -> ndarray:
+    """Elements of ``x1`` where ``condition`` is true, else of ``x2`` (all broadcast)."""
+    return _apply(_OPS["where"], (_as_array(condition), x1, x2))
+
+
+def clip(x: Any, /, min: Any = None, max: Any = None) -> ndarray:  # noqa: A002
+    """``x`` limited to [min, max] (either may be None, a scalar or an array); the result
+    keeps ``x``'s dtype and shape."""
+    x = _as_array(x)
+    k = D.kind_of(x.dtype)
+    if k not in "iuf":
+        raise TypeError(f"clip: unsupported dtype {x.dtype}")
+    if min is None and max is None:
+        return x.copy()
+    bounds = []
+    for b, default in ((min, "min"), (max, "max")):
+        if b is None:
+            if k == "f":
+                b = -math.inf if default == "min" else math.inf
+            else:
+                info = np.iinfo(x.dtype)
+                b = int(info.min if default == "min" else info.max)
+        elif isinstance(b, float) and k in "iu":
+            raise TypeError("clip: a float bound for an integer array")
+        elif isinstance(b, int) and not isinstance(b, bool) and k in "iu":
+            info = np.iinfo(x.dtype)
+            b = builtins.min(builtins.max(b, int(info.min)), int(info.max))
+        elif not isinstance(b, _SCALARS):
+            b = _as_array(b)
+            if b.dtype != x.dtype:
+                b = astype(b, x.dtype)
+        bounds.append(b)
+    shape = broadcast_shapes(x.shape, *(b.shape for b in bounds if type(b) is ndarray))
+    if shape != x.shape:
+        raise ValueError(f"clip: the bounds of shapes {[getattr(b, 'shape', ()) for b in bounds]}"
+                         f" do not broadcast to x's shape {x.shape}")
+    return _apply(_OPS["clip"], (x, bounds[0], bounds[1]))
+
+
+_ = ctypes  # ctypes is used through OhArgs

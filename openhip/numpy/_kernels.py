@@ -1,0 +1,247 @@
+"""Kernel families: how openhip.numpy builds, caches and launches its HIP C++ kernels.
+
+Internal guide (for whoever adds kernels to openhip.numpy)
+----------------------------------------------------------
+*Sources.* Kernels live in ``openhip/numpy/kernels/*.hip`` as templates over element types
+and operations. ``#include "common.h"`` (or any other header of that directory) is inlined
+textually by :func:`source`, so the same text compiles on the CPU platform, under NVRTC and
+under hiprtc with no include path. ``common.h`` gives the element types, ``cvt<To>(x)``,
+``ld<T>``/``st<T>`` (load/store through the compute type: ``__half`` and ``__hip_bfloat16``
+compute in float), the ``ohc<R>`` complex struct (``oh_c64``/``oh_c128``), ``OhArgs`` and
+``oh_index()``.
+
+*dtypes -> C++.* :data:`openhip.numpy._dtypes.CTYPES` maps each dtype to its storage type:
+bool, signed char, short, int, long long, the unsigned ones, __half, __hip_bfloat16, float,
+double, oh_c64, oh_c128. Use :func:`ctype` in name expressions.
+
+*Families.* A :class:`Family` is one ``.hip`` file plus compile options. One *build* of a family
+is one :class:`openhip.Module` holding every name expression of a *variant* (for the
+elementwise family: one group of operations x one dtype x one layout), so a user who calls
+``add`` on float32 pays one compile that also serves ``subtract``/``multiply``...::
+
+    FAM = Family("reduce", "reduce.hip")
+    exprs = tuple(f"sum_k<{ctype(dt)}>" for dt in ...)        # everything of this variant
+    k = FAM.kernel("sum.float32", exprs, "sum_k<float>", device)  # built once, memoised
+    k(grid, block, (x, out, n))                                  # an openhip.Function launch
+
+Builds are memoised in memory per ``(family, variant, device)`` and on disk by the compile
+cache (keyed by the full source). A build that takes longer than a second prints one line on
+stderr: ``openhip.numpy: compiling <family> <variant> for <platform/arch> ...``.
+
+*Launching.* :class:`Kernel` wraps the Function. ``k(grid, block, args)`` is the ordinary
+argument-checked launch (any signature). Kernels that take one ``OhArgs`` by value use the
+fast path ``k.launch_ohargs(n, args_struct, stream)``: :func:`grid_for` sizes a 1-D grid
+(spilling into ``gridDim.y`` past the device's x limit, which ``oh_index()`` undoes), and the
+struct's bytes go to the platform's launch without per-argument conversion. Launches go on
+the current stream (``with hip.Stream():``) or the device's default stream; nothing
+synchronises. Elementwise kernels must not use ``__syncthreads`` (the CPU platform then runs
+a block as one vectorised loop); block-level loops with barriers are fine for reductions.
+
+*Strides* in OhArgs are in **bytes**, operand 0 is the output; :func:`collapse` merges
+dimensions that are contiguous for every operand, so most launches have ndim 1 or 2.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import re
+import sys
+import threading
+import time
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ..platforms.base import PackedArgs
+from ..runtime.device import Device
+from ..runtime.module import Function, Module
+from ..runtime.stream import _stream_stack, resolve_stream
+from ._dtypes import CTYPES
+
+__all__ = ["KERNEL_DIR", "MAXDIM", "NOPS", "OhArgs", "Family", "Kernel", "source", "ctype",
+           "grid_for", "collapse", "BLOCK"]
+
+KERNEL_DIR = Path(__file__).parent / "kernels"
+MAXDIM = 8
+NOPS = 4
+BLOCK = 256
+
+_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
+
+
+class OhArgs(ctypes.Structure):
+    """Mirror of ``struct OhArgs`` in kernels/common.h."""
+
+    _fields_ = [
+        ("ptr", ctypes.c_uint64 * NOPS),
+        ("n", ctypes.c_int64),
+        ("ndim", ctypes.c_int32),
+        ("smask", ctypes.c_int32),
+        ("shape", ctypes.c_int64 * MAXDIM),
+        ("strides", (ctypes.c_int64 * MAXDIM) * NOPS),
+        ("scal", (ctypes.c_uint64 * 2) * NOPS),
+        ("extra", ctypes.c_int64 * 4),
+    ]
+
+
+OHARGS_SIZE = ctypes.sizeof(OhArgs)
+
+
+@cache
+def source(filename: str) -> str:
+    """The text of ``kernels/<filename>`` with its local ``#include "..."`` inlined (once
+    each), ``#pragma once`` dropped; ``#line`` directives keep compiler messages pointing at
+    the right file and line."""
+    seen: set[str] = set()
+
+    def expand(name: str) -> list[str]:
+        seen.add(name)
+        out = [f'#line 1 "{name}"']
+        lines = (KERNEL_DIR / name).read_text(encoding="utf-8").splitlines()
+        for no, line in enumerate(lines, 1):
+            m = _INCLUDE.match(line)
+            if m and (KERNEL_DIR / m.group(1)).is_file():
+                if m.group(1) not in seen:
+                    out.extend(expand(m.group(1)))
+                    out.append(f'#line {no + 1} "{name}"')
+                else:
+                    out.append("")
+            elif line.strip() == "#pragma once":
+                out.append("")
+            else:
+                out.append(line)
+        return out
+
+    return "\n".join(expand(filename)) + "\n"
+
+
+def ctype(dt: Any) -> str:
+    """The C++ storage type of a dtype in the kernels."""
+    return CTYPES[np.dtype(dt)]
+
+
+def grid_for(n: int, device: Device, block: int = BLOCK) -> tuple[int, int, int]:
+    """A grid of ``ceil(n / block)`` blocks (x first, then y), at least one block."""
+    blocks = max((n + block - 1) // block, 1)
+    gx = device.properties.max_grid_dim[0]
+    if blocks <= gx:
+        return (blocks, 1, 1)
+    return (gx, (blocks + gx - 1) // gx, 1)
+
+
+class Kernel:
+    """A built kernel: ``k(grid, block, args)`` or, for ``OhArgs`` kernels,
+    ``k.launch_ohargs(n, args)``."""
+
+    __slots__ = ("fn", "device", "_platform", "_index", "_handle", "_lock", "_maxgx")
+
+    def __init__(self, fn: Function, device: Device) -> None:
+        self.fn = fn
+        self.device = device
+        self._platform = fn._platform
+        self._index = fn._index
+        self._handle = fn._handle
+        self._lock = threading.Lock()
+        self._maxgx = device.properties.max_grid_dim[0]
+
+    def __call__(self, grid: Any, block: Any, args: Sequence[Any] = (), *, shared_mem: int = 0,
+                 stream: Any = None) -> None:
+        self.fn(grid, block, args, shared_mem=shared_mem, stream=stream)
+
+    def launch_ohargs(self, n: int, args: OhArgs, stream: Any = None,
+                      block: int = BLOCK) -> None:
+        """Launch over ``n`` threads with ``args`` (an :class:`OhArgs`) by value."""
+        blocks = (n + block - 1) // block or 1
+        if blocks <= self._maxgx:
+            grid = (blocks, 1, 1)
+        else:
+            grid = (self._maxgx, (blocks + self._maxgx - 1) // self._maxgx, 1)
+        if stream is None and not _stream_stack():
+            handle = None
+        else:
+            handle = resolve_stream(stream, self.device)._handle
+        size = OHARGS_SIZE if type(args) is OhArgs else ctypes.sizeof(args)
+        packed = PackedArgs((ctypes.c_char * size).from_buffer(args), (0,), (size,))
+        self._platform.launch(self._index, self._handle, grid, (block, 1, 1), 0, handle, packed)
+
+    launch_struct = launch_ohargs  # any ctypes.Structure passed by value
+
+
+class Family:
+    """A ``.hip`` file whose kernels are built in groups (variants), one Module each."""
+
+    def __init__(self, name: str, filename: str, options: Sequence[str] = ("-std=c++17",)
+                 ) -> None:
+        self.name = name
+        self.filename = filename
+        self.options = tuple(options)
+        self._modules: dict[tuple[str, int], Module] = {}
+        self._kernels: dict[tuple[str, str, int], Kernel] = {}
+        self._lock = threading.Lock()
+
+    def module(self, variant: str, exprs: Sequence[str], device: Device) -> Module:
+        """The Module of ``variant`` (every name expression in ``exprs``) on ``device``."""
+        key = (variant, device.id)
+        mod = self._modules.get(key)
+        if mod is not None:
+            return mod
+        with self._lock:
+            mod = self._modules.get(key)
+            if mod is None:
+                mod = self._build(variant, tuple(exprs), device)
+                self._modules[key] = mod
+        return mod
+
+    def _build(self, variant: str, exprs: tuple[str, ...], device: Device) -> Module:
+        src = source(self.filename)
+        timer = threading.Timer(1.0, _announce, (self.name, variant, device, len(exprs)))
+        timer.daemon = True
+        timer.start()
+        t0 = time.perf_counter()
+        try:
+            return Module(src, options=self.options, name_expressions=exprs,
+                          name=self.filename, device=device)
+        finally:
+            timer.cancel()
+            self.last_build_s = time.perf_counter() - t0
+
+    def kernel(self, variant: str, exprs: Sequence[str], expr: str, device: Device) -> Kernel:
+        """The kernel ``expr`` of ``variant`` (built with all of ``exprs``) on ``device``."""
+        key = (variant, expr, device.id)
+        k = self._kernels.get(key)
+        if k is None:
+            mod = self.module(variant, exprs, device)
+            k = Kernel(mod.get_function(expr), device)
+            self._kernels[key] = k
+        return k
+
+
+def _announce(family: str, variant: str, device: Device, count: int) -> None:
+    arch = device._platform.default_arch(device._index)
+    print(f"openhip.numpy: compiling {family} {variant} for {device.platform}/{arch} "
+          f"({count} kernels) ...", file=sys.stderr, flush=True)
+
+
+def collapse(shape: Sequence[int], strides: Sequence[Sequence[int]]
+             ) -> tuple[list[int], list[list[int]]]:
+    """Drop length-1 dimensions and merge neighbours that are contiguous for every operand
+    (``strides[k]`` in bytes per operand). Returns the new shape and strides (maybe empty)."""
+    dims = [i for i, s in enumerate(shape) if s != 1]
+    shp = [shape[i] for i in dims]
+    sts = [[st[i] for i in dims] for st in strides]
+    if not shp:
+        return [], [[] for _ in strides]
+    out_shape = [shp[-1]]
+    out_st = [[st[-1]] for st in sts]
+    for d in range(len(shp) - 2, -1, -1):
+        n_inner = out_shape[0]
+        if all(st[d] == ost[0] * n_inner for st, ost in zip(sts, out_st, strict=True)):
+            out_shape[0] *= shp[d]
+        else:
+            out_shape.insert(0, shp[d])
+            for st, ost in zip(sts, out_st, strict=True):
+                ost.insert(0, st[d])
+    return out_shape, out_st
