@@ -47,6 +47,7 @@ from .runtime.memory import (
 from .runtime.module import Function, Module
 from .runtime.pool import MemoryPool, get_default_memory_pool
 from .runtime.stream import Event, Stream
+from .tools.profiler.session import profile
 
 __all__ = [
     "__version__",
@@ -62,4 +63,13 @@ __all__ = [
     "Function", "Module",
     "MemoryPool", "get_default_memory_pool",
     "Event", "Stream",
+    "profile",
 ]
+
+import os as _os
+
+if _os.environ.get("OPENHIP_PROFILE_DIR"):  # a process run by `openhip prof`: record it
+    from .tools.profiler.session import autostart as _autostart
+
+    _autostart()
+del _os

@@ -3,7 +3,7 @@
 Each subcommand lives in its own module under ``openhip.cli`` and exposes
 ``run(argv: list[str]) -> int`` (argv: the arguments after the subcommand; returns the exit
 code); the module is imported only when its subcommand runs (``--help`` lists
-them all). Subcommands: info, hipify, cc, launch, ccl-bench, hipcc, run.
+them all). Subcommands: info, hipify, cc, launch, ccl-bench, hipcc, run, prof.
 """
 
 from __future__ import annotations
@@ -21,6 +21,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "ccl-bench": ("openhip.cli.ccl_bench", "benchmark the collectives (nccl-tests style)"),
     "hipcc": ("openhip.cli.hipcc", "compile CUDA/HIP programs into native executables (CPU)"),
     "run": ("openhip.cli.run", "build a CUDA/HIP program for the CPU platform and run it"),
+    "prof": ("openhip.cli.prof", "run a command under the profiler (trace JSON, HTML timeline, "
+             "--stats)"),
 }
 
 

@@ -1,0 +1,2 @@
+"""Tuning and debugging tools (issue #15): :mod:`openhip.tools.profiler` (``openhip prof``,
+``openhip.profile``)."""

@@ -1,0 +1,315 @@
+"""The profiler's hooks: installed by swapping functions and methods when a session starts, put
+back when it stops, so nothing of the profiler runs (not even a branch) while it is off.
+
+One indirection point per category:
+
+=========  ==========================================================================
+kernels    ``Function.__call__`` / ``Function.launch`` (runtime/module.py; cooperative too)
+copies     ``memory._copy`` and ``memory._memset`` (every memcpy*/memset*, ``x.get()``...)
+memory     ``MemoryPool._allocate`` / ``MemoryPool._give_back`` (runtime/pool.py: arrays)
+compiles   ``cached_compile`` as module.py and compile.py call it (a cache miss is seen by
+           the ``build`` it is given)
+syncs      ``Stream.synchronize``, ``Device.synchronize``, ``Event.synchronize``
+ccl        the collectives and point-to-point calls of ``ccl.Communicator``
+=========  ==========================================================================
+
+Raw ``hip.malloc``/``free`` are not recorded (arrays go through the pool, which is).
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from typing import Any
+
+from .recorder import Recorder
+
+_perf = time.perf_counter_ns
+_ident = threading.get_ident
+
+_CCL_CALLS = ("all_reduce", "reduce", "broadcast", "all_gather", "gather", "reduce_scatter",
+              "all_to_all", "scatter", "barrier", "send", "recv")
+
+_COPY_KIND = {"htod": "HtoD", "dtoh": "DtoH", "dtod": "DtoD"}
+
+
+class Hooks:
+    """The swapped functions of one session; :meth:`remove` restores the originals."""
+
+    def __init__(self, rec: Recorder) -> None:
+        self.rec = rec
+        self._saved: list[tuple[Any, str, Any]] = []
+
+    def _swap(self, owner: Any, name: str, make: Any) -> None:
+        original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
+        self._saved.append((owner, name, original))
+        wrapper = make(original)
+        functools.update_wrapper(wrapper, original)
+        setattr(owner, name, wrapper)
+
+    def install(self) -> None:
+        from ...runtime import compile as rt_compile
+        from ...runtime import device, memory, module, pool, stream
+
+        self._swap(module.Function, "__call__", self._kernel)
+        module.Function.launch = module.Function.__call__
+        self._saved.append((module.Function, "launch", self._saved[0][2]))
+        self._swap(memory, "_copy", self._copy)
+        self._swap(memory, "_memset", self._memset)
+        self._swap(pool.MemoryPool, "_allocate", self._alloc)
+        self._swap(pool.MemoryPool, "_give_back", self._free)
+        self._swap(module, "cached_compile", self._compile)
+        self._swap(rt_compile, "cached_compile", self._compile)
+        self._swap(stream.Stream, "synchronize", self._sync("hipStreamSynchronize"))
+        self._swap(stream.Event, "synchronize", self._sync("hipEventSynchronize"))
+        self._swap(device.Device, "synchronize", self._sync("hipDeviceSynchronize"))
+        try:
+            from ...ccl.communicator import Communicator
+        except Exception:  # noqa: BLE001 - ccl not importable here: nothing to record
+            return
+        for name in _CCL_CALLS:
+            if name in Communicator.__dict__:
+                self._swap(Communicator, name, self._ccl(name))
+
+    def remove(self) -> None:
+        for owner, name, original in reversed(self._saved):
+            setattr(owner, name, original)
+        self._saved.clear()
+
+    # ---- wrappers ---------------------------------------------------------------------------
+    def _kernel(self, original: Any) -> Any:
+        from ...runtime.stream import _stream_stack, resolve_stream
+
+        rec = self.rec
+
+        def launch(fn: Any, grid: Any, block: Any, args: Any = (), *, shared_mem: int = 0,
+                   stream: Any = None, cooperative: bool = False) -> None:
+            dev = fn.module.device
+            if dev not in rec._base:
+                rec.base(dev)
+            handle = None if stream is None and not _stream_stack() else resolve_stream(
+                stream, dev)._handle
+            platform, index = fn._platform, fn._index
+            ev0 = rec.event(dev)
+            platform.event_record(index, ev0, handle)
+            t0 = _perf()
+            try:
+                original(fn, grid, block, args, shared_mem=shared_mem, stream=stream,
+                         cooperative=cooperative)
+            except BaseException:
+                rec._recycle(dev, ev0)
+                raise
+            t1 = _perf()
+            ev1 = rec.event(dev)
+            platform.event_record(index, ev1, handle)
+            tid = _ident()
+            if tid not in rec.threads:
+                rec.thread_name(tid)
+            rec.add(("kernel", fn.name, t0, t1, tid, rec.lane(dev, handle),
+                     (grid, block, shared_mem, cooperative, fn), dev, ev0, ev1))
+
+        return launch
+
+    def _device_op(self, cat: str, dev: Any, stream: Any, asynchronous: bool, call: Any,
+                   name: str, args: dict) -> None:
+        rec = self.rec
+        from ...runtime.memory import _drain
+        from ...runtime.stream import resolve_stream
+
+        if dev not in rec._base:
+            rec.base(dev)
+        tid = _ident()
+        if tid not in rec.threads:
+            rec.thread_name(tid)
+        if not asynchronous:
+            _drain(dev)  # what the call drains first (the wait is not the copy's time)
+            t0 = _perf()
+            call()
+            t1 = _perf()
+            rec.add((cat, name, t0, t1, tid, rec.lane(dev, None), args, None, None, None))
+            return
+        handle = resolve_stream(stream, dev)._handle
+        platform, index = dev._platform, dev._index
+        ev0 = rec.event(dev)
+        platform.event_record(index, ev0, handle)
+        t0 = _perf()
+        try:
+            call()
+        except BaseException:
+            rec._recycle(dev, ev0)
+            raise
+        t1 = _perf()
+        ev1 = rec.event(dev)
+        platform.event_record(index, ev1, handle)
+        rec.add((cat, name, t0, t1, tid, rec.lane(dev, handle), args, dev, ev0, ev1))
+
+    def _copy(self, original: Any) -> Any:
+        def copy(kind: str, dst: Any, src: Any, nbytes: Any, stream: Any,
+                 asynchronous: bool) -> None:
+            obj = src if kind == "dtoh" else dst
+            dev = getattr(obj, "device", None)
+            size = nbytes if nbytes is not None else getattr(obj, "nbytes", None)
+            if dev is None or getattr(dev, "_platform", None) is None or not size:
+                original(kind, dst, src, nbytes, stream, asynchronous)  # raises, or nothing
+                return
+            label = _COPY_KIND[kind]
+            self._device_op("memcpy", dev, stream, asynchronous,
+                            lambda: original(kind, dst, src, nbytes, stream, asynchronous),
+                            f"memcpy {label}",
+                            {"kind": label, "bytes": int(size), "async": asynchronous})
+
+        return copy
+
+    def _memset(self, original: Any) -> Any:
+        def memset(dst: Any, value: int, nbytes: Any, stream: Any, asynchronous: bool) -> None:
+            dev = getattr(dst, "device", None)
+            size = nbytes if nbytes is not None else getattr(dst, "nbytes", None)
+            if dev is None or getattr(dev, "_platform", None) is None or not size:
+                original(dst, value, nbytes, stream, asynchronous)
+                return
+            self._device_op("memset", dev, stream, asynchronous,
+                            lambda: original(dst, value, nbytes, stream, asynchronous),
+                            "memset", {"kind": "memset", "bytes": int(size),
+                                       "async": asynchronous})
+
+        return memset
+
+    def _alloc(self, original: Any) -> Any:
+        rec = self.rec
+
+        def allocate(pool: Any, nbytes: int, s: Any) -> Any:
+            hits = pool.hits
+            t0 = _perf()
+            buf = original(pool, nbytes, s)
+            t1 = _perf()
+            tid = _ident()
+            if tid not in rec.threads:
+                rec.thread_name(tid)
+            hit = pool.hits != hits
+            rec.add(("alloc", "alloc (pool hit)" if hit else "alloc (pool miss)", t0, t1, tid,
+                     None, {"bytes": nbytes, "block": buf._cls, "pool": "hit" if hit else "miss",
+                            "device": pool.device._ordinal, "ptr": hex(buf._ptr)},
+                     None, None, None))
+            return buf
+
+        return allocate
+
+    def _free(self, original: Any) -> Any:
+        rec = self.rec
+
+        def give_back(pool: Any, ptr: int, cls: int, size: int, sref: Any) -> Any:
+            t0 = _perf()
+            report = original(pool, ptr, cls, size, sref)
+            t1 = _perf()
+            tid = _ident()
+            if tid not in rec.threads:
+                rec.thread_name(tid)
+            rec.add(("free", "free (to pool)", t0, t1, tid, None,
+                     {"bytes": size, "block": cls, "device": pool.device._ordinal,
+                      "ptr": hex(ptr)}, None, None, None))
+            return report
+
+        return give_back
+
+    def _compile(self, original: Any) -> Any:
+        rec = self.rec
+
+        def cached_compile(toolchain: Any, source: str, *, platform: str, arch: str,
+                           options: Any = (), name_expressions: Any = (),
+                           filename: str = "kernel.hip", build: Any = None) -> Any:
+            missed: list[bool] = []
+
+            def counted_build() -> Any:
+                missed.append(True)
+                if build is not None:
+                    return build()
+                return toolchain.compile(source, arch=arch, options=tuple(options),
+                                         name_expressions=tuple(name_expressions),
+                                         filename=filename)
+
+            t0 = _perf()
+            program = original(toolchain, source, platform=platform, arch=arch,
+                               options=options, name_expressions=name_expressions,
+                               filename=filename, build=counted_build)
+            t1 = _perf()
+            tid = _ident()
+            if tid not in rec.threads:
+                rec.thread_name(tid)
+            kernels = sorted(getattr(program, "kernels", {}) or {})
+            rec.add(("compile", f"compile {filename}", t0, t1, tid, None,
+                     {"cache": "miss" if missed else "hit", "platform": platform, "arch": arch,
+                      "kernels": kernels[:16], "options": list(options)},
+                     None, None, None))
+            return program
+
+        return cached_compile
+
+    def _sync(self, label: str) -> Any:
+        rec = self.rec
+
+        def make(original: Any) -> Any:
+            def synchronize(obj: Any) -> None:
+                t0 = _perf()
+                try:
+                    original(obj)
+                finally:
+                    t1 = _perf()
+                    tid = _ident()
+                    if tid not in rec.threads:
+                        rec.thread_name(tid)
+                    rec.add(("sync", label, t0, t1, tid, None, {}, None, None, None))
+
+            return synchronize
+
+        return make
+
+    def _ccl(self, what: str) -> Any:
+        rec = self.rec
+
+        def make(original: Any) -> Any:
+            def collective(comm: Any, *args: Any, **kwargs: Any) -> Any:
+                first = args[0] if args else kwargs.get("send", kwargs.get("buf"))
+                nbytes = getattr(first, "nbytes", None)
+                t0 = _perf()
+                try:
+                    return original(comm, *args, **kwargs)
+                finally:
+                    t1 = _perf()
+                    tid = _ident()
+                    if tid not in rec.threads:
+                        rec.thread_name(tid)
+                    rec.add(("ccl", what, t0, t1, tid, None,
+                             {"rank": comm.rank, "size": comm.size,
+                              "bytes": int(nbytes) if nbytes is not None else None,
+                              "transport": _transport(comm),
+                              "algorithm": _algorithm(what, nbytes, comm),
+                              "async": bool(kwargs.get("async_op"))},
+                             None, None, None))
+
+            return collective
+
+        return make
+
+
+def _transport(comm: Any) -> str | None:
+    try:
+        return str(comm.transport)
+    except Exception:  # noqa: BLE001 - a destroyed communicator
+        return None
+
+
+def _algorithm(what: str, nbytes: Any, comm: Any) -> str | None:
+    """The algorithm the shm engine picks for an all_reduce of this size (others: None)."""
+    if what != "all_reduce" or nbytes is None:
+        return None
+    try:
+        from ...ccl import algorithms
+
+        kind = algorithms.all_reduce_kind(int(nbytes), comm.size)
+    except Exception:  # noqa: BLE001
+        return None
+    for name in ("ALL_REDUCE_DIRECT", "ALL_REDUCE_RSAG", "ALL_REDUCE_CMA"):
+        if getattr(algorithms, name, None) == kind:
+            return name[len("ALL_REDUCE_"):].lower()
+    return str(kind)

@@ -1,0 +1,179 @@
+"""The recorder: a bounded ring buffer of profiling records, and the device timestamps of the
+work they describe.
+
+A record is a tuple ``(cat, name, t0, t1, tid, lane, args, dev, ev0, ev1)``: its category
+(``kernel``, ``memcpy``, ``memset``, ``alloc``, ``free``, ``compile``, ``sync``, ``ccl``,
+``range``, ``mark``), a name, host times in ns of ``time.perf_counter_ns`` (CLOCK_MONOTONIC on
+Linux, shared by every process of the machine), the host thread, the device lane (``None`` for
+host-only records, else ``(device id, stream id)``), details, and for device work the device and
+two events recorded before and after it on its stream. The device's start and end come from
+those events (``hipEventElapsedTime`` against a base event recorded when the session started),
+on every platform; on the CPU platform the stream thread stamps an event when it reaches it.
+
+The buffer holds at most ``capacity`` records: past it the oldest go (their events are
+recycled), a RuntimeWarning says so once, and the trace notes how many were dropped.
+"""
+
+from __future__ import annotations
+
+import collections
+import threading
+import time
+import warnings
+from typing import Any
+
+DEFAULT_CAPACITY = 1_000_000
+
+#: stream ids: 0 is a device's default stream; others are numbered as first seen
+_DEFAULT = 0
+
+
+class Recorder:
+    """Collects the records of one profiling session in this process."""
+
+    def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
+        if not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 1:
+            raise ValueError(f"the trace buffer holds at least 1 record, not {capacity!r}")
+        self.capacity = capacity
+        self.ring: collections.deque[tuple] = collections.deque(maxlen=capacity)
+        self.dropped = 0
+        self._warned = False
+        self._lock = threading.Lock()
+        self._spare: dict[Any, list[Any]] = {}  # device -> event handles for reuse
+        self._base: dict[Any, tuple[Any, int]] = {}  # device -> (base event, host ns)
+        self._streams: dict[Any, int] = {}  # (device id, native handle) -> stream id
+        self._stream_labels: dict[tuple[int, int], str] = {}
+        self.t_start = time.perf_counter_ns()
+        self.t_stop: int | None = None
+        self.threads: dict[int, str] = {}
+
+    # ---- recording (the hooks call these; keep them short) ---------------------------------
+    def add(self, record: tuple) -> None:
+        ring = self.ring
+        if len(ring) == self.capacity:
+            self._drop(ring[0])
+        ring.append(record)
+
+    def _drop(self, old: tuple) -> None:
+        self.dropped += 1
+        if old[8] is not None:
+            self._recycle(old[7], old[8], old[9])
+        if not self._warned:
+            self._warned = True
+            warnings.warn(f"openhip profiler: the trace buffer is full ({self.capacity} "
+                          "records); the oldest records are dropped from now on (a larger "
+                          "buffer: openhip prof --buffer N / profile(..., buffer=N))",
+                          RuntimeWarning, stacklevel=4)
+
+    def event(self, dev: Any) -> Any:
+        """An event handle of ``dev`` (recycled when one is free)."""
+        spare = self._spare.get(dev)
+        if spare:
+            try:
+                return spare.pop()
+            except IndexError:
+                pass
+        return dev._platform.event_create(dev._index)
+
+    def _recycle(self, dev: Any, *events: Any) -> None:
+        self._spare.setdefault(dev, []).extend(e for e in events if e is not None)
+
+    def base(self, dev: Any) -> None:
+        """Record the device's base event (once per device and session): device times are
+        offsets from it."""
+        if dev in self._base:
+            return
+        with self._lock:
+            if dev in self._base:
+                return
+            p, i = dev._platform, dev._index
+            p.device_synchronize(i)  # the base event runs at once: its host time is exact
+            ev = p.event_create(i)
+            p.event_record(i, ev, None)
+            p.event_synchronize(i, ev)
+            self._base[dev] = (ev, time.perf_counter_ns())
+
+    def lane(self, dev: Any, handle: Any) -> tuple[int, int]:
+        """The lane of a stream: (device id, stream id)."""
+        key = (dev._ordinal, 0 if handle is None else _handle_int(handle))
+        sid = self._streams.get(key)
+        if sid is None:
+            with self._lock:
+                sid = self._streams.get(key)
+                if sid is None:
+                    sid = _DEFAULT if handle is None else 1 + sum(
+                        1 for k in self._streams if k[0] == key[0] and k[1] != 0)
+                    self._streams[key] = sid
+                    self._stream_labels[(key[0], sid)] = (
+                        f"device {key[0]} default stream" if handle is None else
+                        f"device {key[0]} stream {sid} ({hex(key[1])})")
+        return key[0], sid
+
+    def thread_name(self, tid: int) -> None:
+        if tid not in self.threads:
+            self.threads[tid] = threading.current_thread().name
+
+    # ---- after the session ---------------------------------------------------------------
+    def finish(self) -> list[dict[str, Any]]:
+        """Wait for the recorded device work, then return every record as a dict with host and
+        device times (ns). Safe to call once; the events go back to the devices."""
+        self.t_stop = time.perf_counter_ns()
+        records = list(self.ring)
+        self.ring.clear()
+        unusable: set[Any] = set()
+        for dev in {r[7] for r in records if r[8] is not None}:
+            try:
+                dev._platform.device_synchronize(dev._index)
+            except Exception:  # noqa: BLE001 - a failed device: host times only
+                unusable.add(dev)
+        out = []
+        for cat, name, t0, t1, tid, lane, args, dev, ev0, ev1 in records:
+            d = {"cat": cat, "name": name, "t0": t0, "t1": t1, "tid": tid, "lane": lane,
+                 "args": args}
+            if ev0 is not None:
+                d["d0"], d["d1"] = self._device_times(dev, ev0, ev1, unusable)
+                self._recycle(dev, ev0, ev1)
+            out.append(d)
+        self._release_events()
+        return out
+
+    def _device_times(self, dev: Any, ev0: Any, ev1: Any,
+                      unusable: set[Any]) -> tuple[int | None, int | None]:
+        base = self._base.get(dev)
+        if base is None or dev in unusable:
+            return None, None
+        p, i = dev._platform, dev._index
+        try:
+            ms0 = p.event_elapsed_ms(i, base[0], ev0)
+            ms1 = p.event_elapsed_ms(i, base[0], ev1)
+        except Exception:  # noqa: BLE001 - not completed (a fault): host times only
+            return None, None
+        return base[1] + int(ms0 * 1e6), base[1] + int(ms1 * 1e6)
+
+    def _release_events(self) -> None:
+        for dev, events in self._spare.items():
+            for e in events:
+                try:
+                    dev._platform.event_destroy(dev._index, e)
+                except Exception:  # noqa: BLE001
+                    pass
+        self._spare.clear()
+        for dev, (ev, _) in self._base.items():
+            try:
+                dev._platform.event_destroy(dev._index, ev)
+            except Exception:  # noqa: BLE001
+                pass
+
+    def stream_labels(self) -> dict[tuple[int, int], str]:
+        return dict(self._stream_labels)
+
+
+def _handle_int(handle: Any) -> int:
+    for attr in ("handle_int", "value"):
+        v = getattr(handle, attr, None)
+        if isinstance(v, int):
+            return v
+    try:
+        return int(handle)
+    except (TypeError, ValueError):
+        return id(handle)
