@@ -1,0 +1,145 @@
+// openhip.numpy reduction operations shared by reduce.hip and scan.hip: accumulator arithmetic
+// on compute types (ohc<R> for complex), min/max identities, and the operations
+// Sum Prod Max Min All Any CountNZ SqDev, each with Acc (accumulator type), State (per
+// output, from an auxiliary array), id(), map(value, state) and comb(a, b).
+#pragma once
+#include "common.h"
+
+#define OH_RB 128   // block of the innermost loop
+#define OH_RU 16    // accumulators (vector lanes) per block
+
+// The 16-lane loops stay loops for GCC (its complete unrolling runs before the vectoriser,
+// and the unrolled form of a select (max/min) does not vectorise): one vector operation each.
+#ifdef OPENHIP_CPU_HIP_RUNTIME_H
+#define OH_LANES _Pragma("GCC unroll 1")
+#else
+#define OH_LANES _Pragma("unroll")
+#endif
+
+struct OhRed {
+  oh_i64 nk, nr, n_out, parts, post;
+  double scale;
+  oh_i64 kn[OH_MAXDIM], ks[OH_MAXDIM], rn[OH_MAXDIM], rs[OH_MAXDIM];
+};
+
+// ---------------------------------------------------------------------------------------
+// accumulator arithmetic on compute types (ohc<R> for complex)
+template <class A> __device__ __forceinline__ A oh_add(A a, A b) { return a + b; }
+template <class R> __device__ __forceinline__ ohc<R> oh_add(ohc<R> a, ohc<R> b) {
+  return mkc<R>(a.re + b.re, a.im + b.im);
+}
+template <class A> __device__ __forceinline__ A oh_mul(A a, A b) { return a * b; }
+template <class R> __device__ __forceinline__ ohc<R> oh_mul(ohc<R> a, ohc<R> b) {
+  return mkc<R>(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+}
+template <class A> __device__ __forceinline__ A oh_scale(A a, double s) { return (A)(a * s); }
+template <class R> __device__ __forceinline__ ohc<R> oh_scale(ohc<R> a, double s) {
+  return mkc<R>((R)(a.re * s), (R)(a.im * s));
+}
+template <class A> __device__ __forceinline__ A oh_sqrt(A a) { return (A)sqrt((double)a); }
+__device__ __forceinline__ float oh_sqrt(float a) { return sqrtf(a); }
+
+template <class A> struct oh_lim {  // identities of min/max (integers)
+  static __device__ __forceinline__ A lo() { return (A)(((A)-1) < (A)0 ? (A)1 << (sizeof(A) * 8 - 1) : (A)0); }
+  static __device__ __forceinline__ A hi() { return (A)~lo(); }
+};
+template <> struct oh_lim<bool> {
+  static __device__ __forceinline__ bool lo() { return false; }
+  static __device__ __forceinline__ bool hi() { return true; }
+};
+template <> struct oh_lim<float> {
+  static __device__ __forceinline__ float lo() { return -HUGE_VALF; }
+  static __device__ __forceinline__ float hi() { return HUGE_VALF; }
+};
+template <> struct oh_lim<double> {
+  static __device__ __forceinline__ double lo() { return -HUGE_VAL; }
+  static __device__ __forceinline__ double hi() { return HUGE_VAL; }
+};
+
+// ---------------------------------------------------------------------------------------
+// operations: Acc (accumulator type), State (per output, from aux), id(), map(), comb()
+template <class Ti, class A>
+struct Sum {
+  typedef A Acc;
+  struct State {};
+  static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
+  static __device__ __forceinline__ A id() { return cvt<A>(0); }
+  static __device__ __forceinline__ A map(Ti v, const State&) { return cvt<A>(v); }
+  static __device__ __forceinline__ A comb(A a, A b) { return oh_add(a, b); }
+};
+template <class Ti, class A>
+struct Prod {
+  typedef A Acc;
+  struct State {};
+  static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
+  static __device__ __forceinline__ A id() { return cvt<A>(1); }
+  static __device__ __forceinline__ A map(Ti v, const State&) { return cvt<A>(v); }
+  static __device__ __forceinline__ A comb(A a, A b) { return oh_mul(a, b); }
+};
+// max/min propagate NaN (a NaN operand wins), as numpy's maximum.reduce
+template <class Ti>
+struct Max {
+  typedef typename oh_ct<Ti>::C Acc;
+  struct State {};
+  static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
+  static __device__ __forceinline__ Acc id() { return oh_lim<Acc>::lo(); }
+  static __device__ __forceinline__ Acc map(Ti v, const State&) { return cvt<Acc>(v); }
+  // b replaces a when b is greater or NaN; a NaN a stays (nothing is greater than it)
+  static __device__ __forceinline__ Acc comb(Acc a, Acc b) { return (b > a || b != b) ? b : a; }
+};
+template <class Ti>
+struct Min {
+  typedef typename oh_ct<Ti>::C Acc;
+  struct State {};
+  static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
+  static __device__ __forceinline__ Acc id() { return oh_lim<Acc>::hi(); }
+  static __device__ __forceinline__ Acc map(Ti v, const State&) { return cvt<Acc>(v); }
+  static __device__ __forceinline__ Acc comb(Acc a, Acc b) { return (b < a || b != b) ? b : a; }
+};
+// all / any / count_nonzero: the truth of each element (NaN is true)
+template <class Ti>
+struct All {
+  typedef int Acc;
+  struct State {};
+  static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
+  static __device__ __forceinline__ int id() { return 1; }
+  static __device__ __forceinline__ int map(Ti v, const State&) { return cvt<bool>(v) ? 1 : 0; }
+  static __device__ __forceinline__ int comb(int a, int b) { return a & b; }
+};
+template <class Ti>
+struct Any {
+  typedef int Acc;
+  struct State {};
+  static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
+  static __device__ __forceinline__ int id() { return 0; }
+  static __device__ __forceinline__ int map(Ti v, const State&) { return cvt<bool>(v) ? 1 : 0; }
+  static __device__ __forceinline__ int comb(int a, int b) { return a | b; }
+};
+template <class Ti>
+struct CountNZ {
+  typedef oh_i64 Acc;
+  struct State {};
+  static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
+  static __device__ __forceinline__ oh_i64 id() { return 0; }
+  static __device__ __forceinline__ oh_i64 map(Ti v, const State&) { return cvt<bool>(v) ? 1 : 0; }
+  static __device__ __forceinline__ oh_i64 comb(oh_i64 a, oh_i64 b) { return a + b; }
+};
+// |x - mean|^2 with the output's mean M (compute type of Ti) from aux; A is real
+template <class Ti, class M, class A>
+struct SqDev {
+  typedef A Acc;
+  struct State { M m; };
+  static __device__ __forceinline__ State state(const void* aux, oh_i64 o) {
+    State s;
+    s.m = ((const M*)aux)[o];
+    return s;
+  }
+  static __device__ __forceinline__ A id() { return A(0); }
+  static __device__ __forceinline__ A map(Ti v, const State& s) {
+    M x = cvt<M>(v);
+    A re = (A)oh_re(x) - (A)oh_re(s.m), im = (A)oh_imv(x) - (A)oh_imv(s.m);
+    return re * re + im * im;
+  }
+  static __device__ __forceinline__ A comb(A a, A b) { return a + b; }
+};
+
