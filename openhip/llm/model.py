@@ -78,6 +78,7 @@ class Model:
         self.n_ctx = n_ctx
         self.deterministic = bool(deterministic)
         self.device = hip.get_device()
+        self._keep: list[Any] = []
         self._upload()
         self._build_kernels()
         self.cache = KVCache(h.n_layer, 1, n_ctx, h.n_kv * h.head_dim, self.cache_type_k,
@@ -166,10 +167,20 @@ class Model:
         return out
 
     # ------------------------------------------------------------------ forward
+    def _scratch(self, n: int, dtype: Any) -> Any:
+        a = hip.empty(n, dtype)
+        self._keep.append(a)
+        return a
+
+    def _upload_small(self, host: np.ndarray) -> Any:
+        a = hip.asarray(host)
+        self._keep.append(a)
+        return a
+
     def _matmul(self, name: str, x: Any, xq: Any, T: int, K: int) -> Any:
         t, w = self.weights[name]
         N = w.nbytes // row_bytes(t, K)
-        y = hip.empty(T * N, np.float32)
+        y = self._scratch(T * N, np.float32)
         if t.name in _Q8_TYPES:
             self._k(f"oh_matmul_q8<{t.id}>")(_grid(N), _BLOCK, (w, xq, y, N, K, T))
         else:
@@ -180,7 +191,7 @@ class Model:
         if not any(t.name in _Q8_TYPES for t, _ in self.weights.values()):
             return None
         nb = n // 32
-        xq = hip.empty(nb * 34, np.uint8)
+        xq = self._scratch(nb * 34, np.uint8)
         self._k("oh_quantize<8>")(_grid(nb), _BLOCK, (x, xq, nb))
         return xq
 
@@ -190,16 +201,20 @@ class Model:
         writing K/V into ``cache``; returns the device logits of ``out_rows`` (all when None)."""
         h = self.hparams
         T = len(tokens)
+        # Every temporary lives until the pass has run: the pool may hand a freed block to a
+        # smaller request (moving its red zone) while a queued kernel still writes the old one.
+        keep: list[Any] = []
+        self._keep = keep
         dim, hd, nh, nkv = h.dim, h.head_dim, h.n_head, h.n_kv
-        ids = hip.asarray(np.asarray(tokens, np.int32))
-        seq = hip.asarray(np.asarray(seqs, np.int32))
-        pos = hip.asarray(np.asarray(positions, np.int32))
-        slot = hip.asarray(np.asarray(seqs, np.int64) * cache.n_ctx + np.asarray(positions))
+        ids = self._upload_small(np.asarray(tokens, np.int32))
+        seq = self._upload_small(np.asarray(seqs, np.int32))
+        pos = self._upload_small(np.asarray(positions, np.int32))
+        slot = self._upload_small(np.asarray(seqs, np.int64) * cache.n_ctx + np.asarray(positions))
         et, ew = self.weights["token_embd.weight"]
-        x = hip.empty(T * dim, np.float32)
+        x = self._scratch(T * dim, np.float32)
         nb = dim // et.block
         self._k(f"oh_embed<{et.id}>")(_grid(T * nb), _BLOCK, (ew, ids, x, T, dim))
-        hbuf = hip.empty(T * dim, np.float32)
+        hbuf = self._scratch(T * dim, np.float32)
         kt, vt = cache.kt, cache.vt
         scale = float(1.0 / np.sqrt(hd))
         split = self._n_split(T, max(positions) + 1)
@@ -226,9 +241,9 @@ class Model:
                                              (k, cache.k[layer], slot, T, w))
             self._k(f"oh_kv_store<{vt.id}>")(_grid(T * (w // vt.block)), _BLOCK,
                                              (v, cache.v[layer], slot, T, w))
-            att = hip.empty(T * nh * hd, np.float32)
+            att = self._scratch(T * nh * hd, np.float32)
             if split > 1:
-                part = hip.empty(T * nh * split * (hd + 2), np.float32)
+                part = self._scratch(T * nh * split * (hd + 2), np.float32)
                 self._k(f"oh_attention_split<{kt.id}, {vt.id}>")(
                     _grid(T * nh * split), _BLOCK,
                     (q, cache.k[layer], cache.v[layer], part, seq, pos, T, nh, nkv, hd,
@@ -254,21 +269,26 @@ class Model:
             self._k("oh_residual")(_grid(T * dim), _BLOCK, (x, d, T * dim))
         rows = list(range(T)) if out_rows is None else out_rows
         R = len(rows)
-        hr = hip.empty(R * dim, np.float32)
+        hr = self._scratch(R * dim, np.float32)
         self._k("oh_rmsnorm")(_grid(R), _BLOCK, (x, self.vectors["output_norm.weight"], hr,
-                                                 hip.asarray(np.asarray(rows, np.int32)), R,
+                                                 self._upload_small(np.asarray(rows, np.int32)), R,
                                                  dim, h.eps))
-        return self._matmul("output.weight", hr, self._quant_q8(hr, R * dim), R, dim)
+        logits = self._matmul("output.weight", hr, self._quant_q8(hr, R * dim), R, dim)
+        self.device.synchronize()
+        self._keep = []
+        return logits
 
     def _n_split(self, T: int, n_keys: int) -> int:
-        """Key chunks per query for the default mode's decode attention (1: not split)."""
+        """Key chunks per query for the default mode's decode attention (1: not split): used
+        when the queries are fewer than the device's lanes (decode) and the keys many; the
+        count follows the device's multiprocessors (on the CPU, its threads)."""
         if self.deterministic or n_keys < _SPLIT_MIN_KEYS:
             return 1
         queries = T * self.hparams.n_head
         units = int(self.device.properties.get("multiprocessor_count", 1) or 1) * _BLOCK
-        if queries >= units:
+        if queries * 2 > units:
             return 1
-        return int(max(1, min(n_keys // 128, units // queries, 16)))
+        return int(min(max(2, n_keys // 64), units // queries, 16))
 
     def _logprob_rows(self, logits: Any, targets: Sequence[int], R: int) -> np.ndarray:
         out = hip.empty(R, np.float32)

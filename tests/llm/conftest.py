@@ -62,3 +62,25 @@ def ggml_ref() -> GgmlRef:
     if not candidates:
         pytest.skip(f"no libggml-base in {lib_dir}")
     return GgmlRef(ctypes.CDLL(str(candidates[0])))
+
+
+@pytest.fixture(scope="session")
+def tiny_model(tmp_path_factory):
+    """make(type="f32", vocab="llama", arch="llama", **overrides) -> path of a tiny GGUF model
+    (made once per session and combination)."""
+    import make_gguf_model
+
+    made: dict[tuple, Path] = {}
+    root = tmp_path_factory.mktemp("gguf")
+
+    def make(type_name: str = "f32", vocab: str = "llama", arch: str = "llama",
+             seed: int = 0, **overrides) -> Path:
+        key = (type_name, vocab, arch, seed, tuple(sorted(overrides.items())))
+        if key not in made:
+            name = "-".join(str(k) for k in key[:4]) + "".join(
+                f"-{k}{v}" for k, v in key[4]) + ".gguf"
+            made[key] = make_gguf_model.write_model(root / name, "tiny", type_name, vocab, arch,
+                                                    seed, **overrides)
+        return made[key]
+
+    return make
