@@ -1446,7 +1446,7 @@ class _Kernel:
                        "for (int __oh_w = 0; __oh_w < (int)__oh_n; __oh_w += 32) {\n"
                        f"if ({checks}) continue;\n"
                        "const int __oh_we = __oh_w + 32 < (int)__oh_n ? __oh_w + 32 : "
-                       "(int)__oh_n;\n"
+                       "(int)__oh_n;\n" + self.line(first) +  # the lane loop at the user's line
                        "for (int __oh_lt = __oh_w; __oh_lt < __oh_we; ++__oh_lt) "
                        "if ((threadIdx.x = (unsigned)__oh_lt, threadIdx.y = 0u, "
                        "threadIdx.z = 0u), false) {} else\n")
