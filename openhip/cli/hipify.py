@@ -78,8 +78,9 @@ def _parser() -> argparse.ArgumentParser:
     for flag in ("--save-temps", "-v", "--no-undocumented-features",
                  "--no-warnings-on-undocumented-features"):
         compat.add_argument(flag, action="store_true", dest="ignored_flag")
-    tr.add_argument("--translate-strings", action="store_true",
-                    help="rewrite CUDA names standing alone in string literals (as hipify-clang)")
+    tr.add_argument("--translate-strings", action=argparse.BooleanOptionalAction, default=True,
+                    help="rewrite CUDA names standing alone in string literals, as hipify-clang "
+                         "and hipify-perl do (default: on; --no-translate-strings keeps them)")
     tr.add_argument("--translate-comments", action="store_true", help="rewrite CUDA names in comments")
     tr.add_argument("--whitelist", default="", metavar="A,B",
                     help="CUDA-looking names not to warn about")

@@ -33,6 +33,7 @@ from .launch import (
     translation_order,
 )
 from .lexer import COMMENT, IDENT, INCLUDE, LAUNCH, STRING, Token, tokenize
+from .macro_launch import expand, launch_macros
 from .options import HipifyOptions
 from .preprocessor import directive_starts, directive_words, inactive_ranges
 from .result import HipifyError, HipifyResult, HipifyWarning
@@ -182,7 +183,7 @@ class _Translator:
         if nul >= 0:
             raise HipifyError(f"binary input (NUL byte at offset {nul}); not a source file", self.filename)
         self.tokens = tokens = tokenize(text)
-        skip = bytearray(len(tokens))
+        self.skip = skip = bytearray(len(tokens))
         if self.opt.skip_excluded_preprocessor_blocks and not self.opt.amap:
             for a, b in inactive_ranges(tokens, self.opt.defines):
                 skip[a:b] = b"\x01" * (b - a)
@@ -592,10 +593,28 @@ class _Translator:
                 return True
         return False
 
+    def template_macros(self) -> set[str]:
+        """Object-like macros whose body names a template (``#define K axpy<float>``): a launch
+        of such a macro is a template kernel (``HIP_KERNEL_NAME``), as after expansion."""
+        names: set[str] = set()
+        if "#" not in self.text:
+            return names
+        for start in directive_starts(self.tokens):
+            words, _ = directive_words(self.tokens, start)
+            if len(words) < 5 or words[0].text != "define" or words[1].kind != IDENT:
+                continue
+            body = words[2:]
+            if body[0].text == "(" and body[0].start == words[1].end:
+                continue  # function-like
+            texts = [w.text for w in body]
+            if body[0].kind == IDENT and "<" in texts and ">" in texts and "<<<" not in texts:
+                names.add(words[1].text)
+        return names
+
     def launches(self, indexes: Sequence[int]) -> None:
         tokens = self.tokens
         hip_syntax = self.opt.hip_kernel_execution_syntax
-        templates: set[str] = template_kernel_names(tokens) if hip_syntax else set()
+        templates: set[str] = template_kernel_names(tokens) | self.template_macros() if hip_syntax else set()
         parsed = []
         for idx in indexes:
             try:
@@ -628,3 +647,56 @@ class _Translator:
                 self.suffix.pop(j, None)
             self.repl[start] = text
             self.stats.converted.add("CONV_KERNEL_LAUNCH", "CUDA_Runtime_API", "cudaLaunchKernel")
+        self.macro_launches(templates)
+
+    def macro_launches(self, templates: set[str]) -> None:
+        """Rewrite the uses of macros that complete a launch (see :mod:`.macro_launch`)."""
+        macros = launch_macros(self.tokens)
+        if not macros:
+            return
+        tokens = self.tokens
+        in_define = bytearray(len(tokens))
+        for macro in macros.values():
+            a, b = macro.directive
+            in_define[a:b] = b"\x01" * (b - a)
+        for i, tok in enumerate(tokens):
+            if tok.kind != IDENT or tok.text not in macros or in_define[i] or self.skip[i]:
+                continue
+            prev = self.sig_prev(i)
+            if prev is not None and prev.text in (".", "->", "::"):
+                continue
+            found = calls.call_arguments(tokens, i)
+            if found is None:
+                continue
+            rparen, args = found
+            macro = macros[tok.text]
+            if macro.params is None and macro.complete:
+                continue  # a whole launch: its #define was rewritten
+            after = self.sig_next(rparen)
+            text = expand(macro, [self.render(a, b) for a, b in args], after is not None and after.text == ";")
+            if text is None:
+                continue
+            hip = _launch_text(text, templates)
+            if hip is None:
+                continue
+            self.blank(i, rparen + 1)
+            self.repl[i] = hip
+            self.stats.converted.add("CONV_KERNEL_LAUNCH", "CUDA_Runtime_API", "cudaLaunchKernel")
+
+
+def _launch_text(text: str, templates: set[str]) -> str | None:
+    """``text`` (one macro expansion) as a hipLaunchKernelGGL call, if it is one whole launch."""
+    tokens = tokenize(text)
+    at = [k for k, t in enumerate(tokens) if t.kind == LAUNCH]
+    if len(at) != 1:
+        return None
+    try:
+        launch = parse_launch(tokens, at[0])
+    except LaunchSyntaxError:
+        return None
+    rest = "".join(t.text for t in tokens[launch.end + 1:]).strip()
+    head = "".join(t.text for t in tokens[:strip(tokens, *launch.name)[0]]).strip()
+    if head or rest not in ("", ";"):
+        return None
+    render = lambda a, b: "".join(t.text for t in tokens[a:b])  # noqa: E731
+    return format_hip_launch(tokens, launch, render, templates) + rest

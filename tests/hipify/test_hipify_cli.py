@@ -213,8 +213,10 @@ def test_compatibility_options_ignored(tmp_path):
 
 
 def test_translate_strings_and_comments(tmp_path):
+    # strings are translated by default, as hipify-clang does; comments only when asked
     text = 'puts("cudaFree done"); // cudaFree\n'
-    assert _one(tmp_path, text)[1].endswith(text)
+    assert _one(tmp_path, text)[1].endswith('puts("hipFree done"); // cudaFree\n')
+    assert _one(tmp_path, text, "--no-translate-strings")[1].endswith(text)
     assert _one(tmp_path, text, "--translate-strings", "--translate-comments")[1].endswith(
         'puts("hipFree done"); // hipFree\n'
     )

@@ -21,6 +21,6 @@ void launch_all(int *d, float *f, int n, hipStream_t s, Cfg cfg) {
   hipLaunchKernelGGL(HIP_KERNEL_NAME(deduced), dim3(1), dim3(1), 0, 0, d);
   hipLaunchKernelGGL(HIP_KERNEL_NAME(deduced<float>), dim3(std::min<int>(n, 1024)), dim3(std::max(cfg.x, cfg.y)), sizeof(float) * n, s, f);
   hipLaunchKernelGGL(kernels::plain, dim3((n + 255) / 256), dim3(256), (n % 32) * sizeof(int), 0, d);
-  LAUNCH(kernels::plain, 1, 1, d);
+  hipLaunchKernelGGL(kernels::plain, dim3(1), dim3(1), 0, 0, d);
   hipLaunchKernelGGL(kernels::plain, dim3(1), dim3(2), 0, 0, d) ;
 }
