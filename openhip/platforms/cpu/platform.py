@@ -237,6 +237,24 @@ class CpuPlatform(Platform):
         when ``ptr`` is not a live allocation or ``nbytes`` exceeds its capacity."""
         return self._lib().ohcpu_redzone_resize(ptr, nbytes) == 0
 
+    # ---- the profiler's device timeline (src/trace.h) -----------------------------------
+    def trace_enable(self, capacity: int) -> None:
+        """Stamp every kernel, copy and memset queued from now on when its stream thread
+        starts and ends it, keeping the latest ``capacity`` (0: stop)."""
+        self._lib().ohcpu_trace_enable(capacity)
+
+    def trace_read(self) -> tuple[list[tuple[int, int, int, int, int, float, float]], int]:
+        """The records so far, oldest first, as (seq, stream handle, entry, bytes, kind
+        0 kernel / 1 copy / 2 memset, start ms, end ms) on CLOCK_MONOTONIC; and how many were
+        dropped. Empties the ring."""
+        lib = self._lib()
+        dropped = ctypes.c_uint64()
+        cap = int(lib.ohcpu_trace_read(None, 0, None)) + 1024  # (streams may still add)
+        buf = (_TraceRecord * cap)()
+        n = lib.ohcpu_trace_read(buf, cap, ctypes.byref(dropped))
+        return ([(r.seq, r.stream, r.entry, r.nbytes, r.kind, r.start_ms, r.end_ms)
+                 for r in buf[:n]], int(dropped.value))
+
     def _copy(self, dst: int, src: int, nbytes: int, stream: Any, routine: str) -> None:
         if nbytes <= 0:
             return
@@ -476,6 +494,15 @@ class CpuPlatform(Platform):
                            f"(at most {rt.threads} run at once on the CPU platform: one per "
                            f"worker thread, OPENHIP_CPU_THREADS)",
                            routine="hipLaunchCooperativeKernel")
+
+
+class _TraceRecord(ctypes.Structure):
+    """openhip_trace::Record (src/trace.h)."""
+
+    _fields_ = [("seq", ctypes.c_uint64), ("stream", ctypes.c_uint64),
+                ("entry", ctypes.c_uint64), ("nbytes", ctypes.c_uint64),
+                ("kind", ctypes.c_int32), ("reserved", ctypes.c_int32),
+                ("start_ms", ctypes.c_double), ("end_ms", ctypes.c_double)]
 
 
 def _register_shutdown(rt: RuntimeLibrary) -> None:

@@ -73,6 +73,8 @@ _PROTOTYPES: dict[str, tuple[object, list[object]]] = {
     "ohcpu_free_checked": (_int, [_vp, _char_p, _int]),
     "ohcpu_redzone_check": (_int, [_vp, _char_p, _int]),
     "ohcpu_redzone_resize": (_int, [_vp, _u64]),
+    "ohcpu_trace_enable": (_u64, [_u64]),
+    "ohcpu_trace_read": (_u64, [_vp, _u64, ctypes.POINTER(_u64)]),
     "ohcpu_register_kernel": (None, [_vp, _char_p]),
     "ohcpu_memcpy": (_int, [_vp, _vp, _vp, _u64, _int]),
     "ohcpu_memset": (_int, [_vp, _vp, _int, _u64, _int]),

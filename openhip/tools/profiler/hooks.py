@@ -40,6 +40,7 @@ class Hooks:
     def __init__(self, rec: Recorder) -> None:
         self.rec = rec
         self._saved: list[tuple[Any, str, Any]] = []
+        self._local = threading.local()  # the drain inside a blocking copy (start, end ns)
 
     def _swap(self, owner: Any, name: str, make: Any) -> None:
         original = owner.__dict__[name] if isinstance(owner, type) else getattr(owner, name)
@@ -57,6 +58,7 @@ class Hooks:
         self._saved.append((module.Function, "launch", self._saved[0][2]))
         self._swap(memory, "_copy", self._copy)
         self._swap(memory, "_memset", self._memset)
+        self._swap(memory, "_drain", self._drain)
         self._swap(pool.MemoryPool, "_allocate", self._alloc)
         self._swap(pool.MemoryPool, "_give_back", self._free)
         self._swap(module, "cached_compile", self._compile)
@@ -82,6 +84,7 @@ class Hooks:
         from ...runtime.stream import _stream_stack, resolve_stream
 
         rec = self.rec
+        native = rec.native
 
         def launch(fn: Any, grid: Any, block: Any, args: Any = (), *, shared_mem: int = 0,
                    stream: Any = None, cooperative: bool = False) -> None:
@@ -90,6 +93,17 @@ class Hooks:
                 rec.base(dev)
             handle = None if stream is None and not _stream_stack() else resolve_stream(
                 stream, dev)._handle
+            if dev in native:  # the platform stamps the device times itself
+                t0 = _perf()
+                original(fn, grid, block, args, shared_mem=shared_mem, stream=stream,
+                         cooperative=cooperative)
+                t1 = _perf()
+                tid = _ident()
+                if tid not in rec.threads:
+                    rec.thread_name(tid)
+                rec.add(("kernel", fn.name, t0, t1, tid, rec.lane(dev, handle),
+                         (grid, block, shared_mem, cooperative, fn), dev, None, None))
+                return
             platform, index = fn._platform, fn._index
             ev0 = rec.event(dev)
             platform.event_record(index, ev0, handle)
@@ -114,7 +128,6 @@ class Hooks:
     def _device_op(self, cat: str, dev: Any, stream: Any, asynchronous: bool, call: Any,
                    name: str, args: dict) -> None:
         rec = self.rec
-        from ...runtime.memory import _drain
         from ...runtime.stream import resolve_stream
 
         if dev not in rec._base:
@@ -122,14 +135,26 @@ class Hooks:
         tid = _ident()
         if tid not in rec.threads:
             rec.thread_name(tid)
-        if not asynchronous:
-            _drain(dev)  # what the call drains first (the wait is not the copy's time)
+        if not asynchronous:  # done on the calling thread after draining the device
+            local = self._local
+            local.drain = None
             t0 = _perf()
             call()
             t1 = _perf()
+            drained = local.drain
+            if drained is not None:  # the wait for earlier work is not the copy's time
+                rec.add(("sync", "device drain before a blocking copy", drained[0],
+                         drained[1], tid, None, {}, None, None, None))
+                t0 = drained[1]
             rec.add((cat, name, t0, t1, tid, rec.lane(dev, None), args, None, None, None))
             return
         handle = resolve_stream(stream, dev)._handle
+        if dev in rec.native:
+            t0 = _perf()
+            call()
+            t1 = _perf()
+            rec.add((cat, name, t0, t1, tid, rec.lane(dev, handle), args, dev, None, None))
+            return
         platform, index = dev._platform, dev._index
         ev0 = rec.event(dev)
         platform.event_record(index, ev0, handle)
@@ -143,6 +168,16 @@ class Hooks:
         ev1 = rec.event(dev)
         platform.event_record(index, ev1, handle)
         rec.add((cat, name, t0, t1, tid, rec.lane(dev, handle), args, dev, ev0, ev1))
+
+    def _drain(self, original: Any) -> Any:
+        local = self._local
+
+        def drain(dev: Any) -> None:
+            t0 = _perf()
+            original(dev)
+            local.drain = (t0, _perf())
+
+        return drain
 
     def _copy(self, original: Any) -> Any:
         def copy(kind: str, dst: Any, src: Any, nbytes: Any, stream: Any,
@@ -186,11 +221,14 @@ class Hooks:
             tid = _ident()
             if tid not in rec.threads:
                 rec.thread_name(tid)
-            hit = pool.hits != hits
-            rec.add(("alloc", "alloc (pool hit)" if hit else "alloc (pool miss)", t0, t1, tid,
-                     None, {"bytes": nbytes, "block": buf._cls, "pool": "hit" if hit else "miss",
-                            "device": pool.device._ordinal, "ptr": hex(buf._ptr)},
-                     None, None, None))
+            if pool.hits != hits:
+                rec.add(("alloc", "alloc (pool hit)", t0, t1, tid, None,
+                         ("hit", nbytes, buf._cls, pool.device._ordinal, buf._ptr),
+                         None, None, None))
+            else:
+                rec.add(("alloc", "alloc (pool miss)", t0, t1, tid, None,
+                         ("miss", nbytes, buf._cls, pool.device._ordinal, buf._ptr),
+                         None, None, None))
             return buf
 
         return allocate
@@ -206,8 +244,7 @@ class Hooks:
             if tid not in rec.threads:
                 rec.thread_name(tid)
             rec.add(("free", "free (to pool)", t0, t1, tid, None,
-                     {"bytes": size, "block": cls, "device": pool.device._ordinal,
-                      "ptr": hex(ptr)}, None, None, None))
+                     (None, size, cls, pool.device._ordinal, ptr), None, None, None))
             return report
 
         return give_back

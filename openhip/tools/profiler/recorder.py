@@ -6,9 +6,12 @@ A record is a tuple ``(cat, name, t0, t1, tid, lane, args, dev, ev0, ev1)``: its
 ``range``, ``mark``), a name, host times in ns of ``time.perf_counter_ns`` (CLOCK_MONOTONIC on
 Linux, shared by every process of the machine), the host thread, the device lane (``None`` for
 host-only records, else ``(device id, stream id)``), details, and for device work the device and
-two events recorded before and after it on its stream. The device's start and end come from
-those events (``hipEventElapsedTime`` against a base event recorded when the session started),
-on every platform; on the CPU platform the stream thread stamps an event when it reaches it.
+two events recorded before and after it on its stream (GPU platforms). The device's start and
+end come from those events (``hipEventElapsedTime`` against a base event recorded when the
+device was first seen). On the CPU platform no events are recorded: its stream threads stamp
+every queued kernel, copy and memset themselves while the profiler runs (``trace_enable``,
+platforms/cpu/src/trace.h), and :meth:`Recorder.finish` matches those stamps to the records,
+per stream in queue order (from the newest: both buffers keep the latest).
 
 The buffer holds at most ``capacity`` records: past it the oldest go (their events are
 recycled), a RuntimeWarning says so once, and the trace notes how many were dropped.
@@ -41,7 +44,10 @@ class Recorder:
         self._lock = threading.Lock()
         self._spare: dict[Any, list[Any]] = {}  # device -> event handles for reuse
         self._base: dict[Any, tuple[Any, int]] = {}  # device -> (base event, host ns)
+        self.native: set[Any] = set()  # devices whose platform stamps its own timeline
+        self.native_dropped = 0
         self._streams: dict[Any, int] = {}  # (device id, native handle) -> stream id
+        self._lanes: dict[Any, tuple[int, int, int]] = {}  # (device, handle) -> lane
         self._stream_labels: dict[tuple[int, int], str] = {}
         self.t_start = time.perf_counter_ns()
         self.t_stop: int | None = None
@@ -87,14 +93,26 @@ class Recorder:
             if dev in self._base:
                 return
             p, i = dev._platform, dev._index
+            enable = getattr(p, "trace_enable", None)
+            if enable is not None:
+                enable(self.capacity)
+                self.native.add(dev)
+                self._base[dev] = (None, 0)
+                return
             p.device_synchronize(i)  # the base event runs at once: its host time is exact
             ev = p.event_create(i)
             p.event_record(i, ev, None)
             p.event_synchronize(i, ev)
             self._base[dev] = (ev, time.perf_counter_ns())
 
-    def lane(self, dev: Any, handle: Any) -> tuple[int, int]:
-        """The lane of a stream: (device id, stream id)."""
+    def lane(self, dev: Any, handle: Any) -> tuple[int, int, int]:
+        """The lane of a stream: (device id, stream id, native handle as an int)."""
+        lane = self._lanes.get((dev, handle))
+        if lane is None:
+            lane = self._lanes[(dev, handle)] = self._new_lane(dev, handle)
+        return lane
+
+    def _new_lane(self, dev: Any, handle: Any) -> tuple[int, int, int]:
         key = (dev._ordinal, 0 if handle is None else _handle_int(handle))
         sid = self._streams.get(key)
         if sid is None:
@@ -107,7 +125,7 @@ class Recorder:
                     self._stream_labels[(key[0], sid)] = (
                         f"device {key[0]} default stream" if handle is None else
                         f"device {key[0]} stream {sid} ({hex(key[1])})")
-        return key[0], sid
+        return key[0], sid, key[1]
 
     def thread_name(self, tid: int) -> None:
         if tid not in self.threads:
@@ -121,11 +139,21 @@ class Recorder:
         records = list(self.ring)
         self.ring.clear()
         unusable: set[Any] = set()
-        for dev in {r[7] for r in records if r[8] is not None}:
+        for dev in {r[7] for r in records if r[8] is not None} | self.native:
             try:
                 dev._platform.device_synchronize(dev._index)
             except Exception:  # noqa: BLE001 - a failed device: host times only
                 unusable.add(dev)
+        stamps = {}
+        for dev in self.native:
+            p = dev._platform
+            try:
+                p.trace_enable(0)
+                found, lost = p.trace_read()
+            except Exception:  # noqa: BLE001
+                found, lost = [], 0
+            stamps.update(_match_native(dev, records, found))
+            self.native_dropped = lost
         out = []
         for cat, name, t0, t1, tid, lane, args, dev, ev0, ev1 in records:
             d = {"cat": cat, "name": name, "t0": t0, "t1": t1, "tid": tid, "lane": lane,
@@ -133,6 +161,10 @@ class Recorder:
             if ev0 is not None:
                 d["d0"], d["d1"] = self._device_times(dev, ev0, ev1, unusable)
                 self._recycle(dev, ev0, ev1)
+            elif stamps:
+                hit = stamps.get(id(args))
+                if hit is not None:
+                    d["d0"], d["d1"] = hit
             out.append(d)
         self._release_events()
         return out
@@ -166,6 +198,46 @@ class Recorder:
 
     def stream_labels(self) -> dict[tuple[int, int], str]:
         return dict(self._stream_labels)
+
+
+_KIND = {"kernel": 0, "memcpy": 1, "memset": 2}
+
+
+def _queued(r: tuple, dev: Any) -> bool:
+    """Whether record r is work queued on a stream of ``dev`` (what the native timeline
+    stamps): kernels, and asynchronous copies and memsets."""
+    if r[7] is not dev or r[8] is not None or r[0] not in _KIND:
+        return False
+    return r[0] == "kernel" or bool(r[6].get("async"))
+
+
+def _match_native(dev: Any, records: list[tuple],
+                  found: list[tuple]) -> dict[int, tuple[int, int]]:
+    """{id(record args): (device start ns, end ns)} from the stamps of ``dev``'s streams:
+    per stream, the k-th queued record from the end is the k-th stamp from the end (of the same
+    kind, and for kernels the same entry; a mismatch skips the stamp)."""
+    by_stream: dict[int, list[tuple]] = {}
+    for st in found:
+        by_stream.setdefault(st[1], []).append(st)
+    mine: dict[int, list[tuple]] = {}
+    for r in records:
+        if _queued(r, dev):
+            mine.setdefault(r[5][2], []).append(r)
+    out: dict[int, tuple[int, int]] = {}
+    for handle, recs in mine.items():
+        st = by_stream.get(handle, [])
+        st.sort()
+        j = len(st) - 1
+        for r in reversed(recs):
+            kind = _KIND[r[0]]
+            entry = getattr(r[6][4]._handle, "entry", None) if kind == 0 else None
+            while j >= 0 and (st[j][4] != kind or (entry is not None and st[j][2] != entry)):
+                j -= 1
+            if j < 0:
+                break
+            out[id(r[6])] = (int(st[j][5] * 1e6), int(st[j][6] * 1e6))
+            j -= 1
+    return out
 
 
 def _handle_int(handle: Any) -> int:

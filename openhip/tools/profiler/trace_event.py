@@ -55,7 +55,7 @@ def build_part(records: list[dict[str, Any]], *, threads: dict[int, str],
         t0, t1 = r["t0"], r["t1"]
         tid = host_lane(r["tid"])
         if cat in _DEVICE_CATS:
-            dev_id, sid = r["lane"]
+            dev_id, sid = r["lane"][0], r["lane"][1]
             used_streams.add((dev_id, sid))
             d0, d1 = r.get("d0"), r.get("d1")
             timed = "device" if d0 is not None else "host"
@@ -83,8 +83,9 @@ def build_part(records: list[dict[str, Any]], *, threads: dict[int, str],
             events.append({"ph": "i", "s": "t", "cat": "mark", "name": name, "pid": lane_pid,
                            "tid": tid, "ts": _us(t0), "args": dict(args)})
         else:
+            details = _memory_args(args) if cat in ("alloc", "free") else dict(args)
             events.append({"ph": "X", "cat": cat, "name": name, "pid": lane_pid, "tid": tid,
-                           "ts": _us(t0), "dur": _us(max(t1 - t0, 0)), "args": dict(args)})
+                           "ts": _us(t0), "dur": _us(max(t1 - t0, 0)), "args": details})
     label = f"rank {rank} (pid {pid})" if rank is not None else f"pid {pid}"
     meta = [{"ph": "M", "name": "process_name", "pid": lane_pid, "tid": 0,
              "args": {"name": label}},
@@ -106,6 +107,14 @@ def build_part(records: list[dict[str, Any]], *, threads: dict[int, str],
              "start_us": _us(t_start) if t_start is not None else None,
              "stop_us": _us(t_stop) if t_stop is not None else None}
     return {"traceEvents": meta + events, "displayTimeUnit": "ms", "otherData": other}
+
+
+def _memory_args(args: tuple) -> dict[str, Any]:
+    pool, nbytes, block, device, ptr = args
+    out = {"bytes": nbytes, "block": block, "device": device, "ptr": hex(ptr)}
+    if pool is not None:
+        out["pool"] = pool
+    return out
 
 
 def _kernel_args(args: tuple) -> dict[str, Any]:

@@ -47,6 +47,7 @@
 
 #include "openhip_cpu/abi.h"
 #include "redzone.h"
+#include "trace.h"
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
 
@@ -552,6 +553,8 @@ struct Command {
   int value = 0;
   Event* event = nullptr;
   uint64_t generation = 0;
+  uint64_t trace_seq = 0;     // nonzero: the profiler stamps it (trace.h)
+  uint64_t trace_stream = 0;  // the handle it was queued on, for the profiler
   std::vector<unsigned char> arg_bytes;
   std::vector<const void*> arg_ptrs;
 };
@@ -688,6 +691,20 @@ struct Stream {
     }
   }
 
+  // execute(c) stamped for the profiler (trace.h)
+  void traced_execute(Command* c) {
+    openhip_trace::Record r{};
+    r.seq = c->trace_seq;
+    r.stream = c->trace_stream;
+    r.kind = c->kind == Kind::Kernel ? 0 : c->kind == Kind::Copy ? 1 : 2;
+    r.entry = reinterpret_cast<uint64_t>(c->entry);
+    r.nbytes = c->nbytes;
+    r.start_ms = now_ms();
+    execute(c);
+    r.end_ms = now_ms();
+    openhip_trace::add(r);
+  }
+
   void loop() {
     std::unique_lock<std::mutex> lock(mu);
     for (;;) {
@@ -712,7 +729,11 @@ struct Stream {
       Command* c = queue.front();
       queue.pop_front();
       lock.unlock();
-      execute(c);
+      if (c->trace_seq != 0) {
+        traced_execute(c);
+      } else {
+        execute(c);
+      }
       delete c;
       lock.lock();
       ++finished;
@@ -1200,6 +1221,15 @@ EXPORT int ohcpu_redzone_resize(void* p, uint64_t nbytes) {
   return openhip_redzone::resize(p, nbytes);
 }
 
+// The profiler's device timeline (trace.h): capacity > 0 starts recording into a fresh ring of
+// that many records, 0 stops; returns the previous capacity.
+EXPORT uint64_t ohcpu_trace_enable(uint64_t capacity) { return openhip_trace::enable(capacity); }
+
+// Moves up to max records (oldest first) into out; *dropped: records lost to the ring's bound.
+EXPORT uint64_t ohcpu_trace_read(void* out, uint64_t max, uint64_t* dropped) {
+  return openhip_trace::read(static_cast<openhip_trace::Record*>(out), max, dropped);
+}
+
 // The kernel name a red-zone report gives for launches of `entry`.
 EXPORT void ohcpu_register_kernel(void* entry, const char* name) {
   openhip_redzone::register_name(entry, name);
@@ -1220,6 +1250,9 @@ int push_to(void* stream, Command* c) {
     if (int failed = failed_status(t_message, sizeof t_message)) {
       delete c;
       return failed;
+    }
+    if ((c->trace_seq = openhip_trace::tag()) != 0) {
+      c->trace_stream = reinterpret_cast<uintptr_t>(stream);
     }
   }
   return s->push(c);
