@@ -34,8 +34,7 @@ from ..runtime.device import get_device
 from ._kernels import BLOCK, Family, grid_for
 from ._kernels import ctype as _ctype
 
-__all__ = ["Canon", "canonical", "normalize_axis", "reduce_into", "argreduce_into",
-           "sum_dtype", "acc_dtype", "ctype", "load", "launch_1d", "scratch", "MAXDIM"]
+__all__: list[str] = []  # the engine; the public functions live in _statistics, _searching
 
 _FAMILIES: dict[str, Family] = {}
 

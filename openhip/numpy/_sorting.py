@@ -20,7 +20,7 @@ from ._array import empty_array, ndarray
 from ._reduction import ctype, launch_1d, load, normalize_axis, scratch
 from ._statistics import prepare
 
-__all__ = ["sort", "argsort", "sort_flat"]
+__all__ = ["sort", "argsort"]
 
 _KEY = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
         8: np.dtype(np.uint64)}

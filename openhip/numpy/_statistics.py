@@ -20,7 +20,7 @@ import numpy as np
 from ._array import empty_array, ndarray
 from ._reduction import Canon, acc_dtype, canonical, normalize_axis, reduce_into, scratch, sum_dtype
 
-__all__ = ["sum", "prod", "mean", "var", "std", "min", "max", "prepare", "reduce_public"]
+__all__ = ["sum", "prod", "mean", "var", "std", "min", "max"]
 
 
 def prepare(x: Any, name: str) -> ndarray:
