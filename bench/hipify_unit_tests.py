@@ -2,8 +2,11 @@
 """Score ``openhip hipify`` on HIPIFY's own unit tests (ROCm/HIPIFY ``tests/unit_tests``).
 
 Fetch-free: give it a directory holding a copy of those test files (the tree as in HIPIFY, the
-paths and commits used listed in bench/hipify_unit_tests_manifest.txt). For every ``.cu``/``.cpp``
-file with a ``// RUN:`` line it does what HIPIFY's ``tests/run_test.sh`` does with hipify-clang:
+paths and commits used listed in bench/hipify_unit_tests_manifest.txt). It does what HIPIFY's
+``tests/run_test.sh`` does with hipify-clang.
+
+Each ``.cu`` file (the files the issue counts; ``--cpp`` adds the ``.cpp`` samples) with a
+``// RUN:`` line is one test. For each:
 
 1. runs ``openhip hipify FILE -o OUT <the RUN line's hipify options> -- <its clang options>``
    through the real command line (:func:`openhip.cli.hipify.run`), so options are accepted or
@@ -42,7 +45,8 @@ from openhip.cli.hipify import run as hipify_cli  # noqa: E402
 #: FileCheck directive: the prefix must not follow a word character or '-' (``DO-NOT-CHECK:``).
 _DIRECTIVE = re.compile(r"(?<![\w-])CHECK(-NEXT|-SAME|-NOT|-DAG|-EMPTY|-LABEL)?:(.*)$")
 _RUN = re.compile(r"(?<![\w-])RUN:(.*)$")
-_SUFFIXES = (".cu", ".cpp")
+#: The issue counts HIPIFY's ``.cu`` test files (``--cpp`` adds the ``.cpp`` samples).
+_SUFFIXES = (".cu",)
 
 
 @dataclass
@@ -103,15 +107,9 @@ def run_options(words: list[str]) -> tuple[list[str], list[str]]:
         hipify_opts += [w for w in words[start:stop] if w.startswith("-")]
     if "%hipify_args" in words:
         i = words.index("%hipify_args") + 1
-        if i < len(words) and words[i].isdigit():
-            count = int(words[i])
-            hipify_opts += words[i + 1 : i + 1 + count]
-            rest = words[i + 1 + count :]
-        else:
-            # A line from before hipify-clang had --hip-kernel-execution-syntax (HIPIFY's
-            # tests gained the 'N options' form with it): launches were always rewritten.
-            hipify_opts.append("--hip-kernel-execution-syntax")
-            rest = words[i:]
+        count = int(words[i]) if i < len(words) and words[i].isdigit() else 0
+        hipify_opts += words[i + 1 : i + 1 + count] if count else []
+        rest = words[i + 1 + count :] if count else words[i:]
     else:
         rest = words
     if "%clang_args" in rest:
@@ -303,9 +301,10 @@ def score_file(path: Path, root: Path) -> FileScore | None:
     return result
 
 
-def find_tests(root: Path, only: str = "") -> list[Path]:
+def find_tests(root: Path, only: str = "", cpp: bool = False) -> list[Path]:
     """The candidate test files under ``root`` (sorted)."""
-    return sorted(p for p in root.rglob("*") if p.suffix in _SUFFIXES and p.is_file() and only in str(p))
+    suffixes = _SUFFIXES + ((".cpp",) if cpp else ())
+    return sorted(p for p in root.rglob("*") if p.suffix in suffixes and p.is_file() and only in str(p))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -314,10 +313,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("root", type=Path, help="directory holding HIPIFY's tests/unit_tests tree")
     parser.add_argument("--only", default="", help="score only paths containing this text")
     parser.add_argument("--verbose", "-v", action="store_true", help="print every failure")
+    parser.add_argument("--cpp", action="store_true", help="also score the .cpp test files")
     args = parser.parse_args(argv)
     scores: list[FileScore] = []
     skipped: list[str] = []
-    for path in find_tests(args.root, args.only):
+    for path in find_tests(args.root, args.only, args.cpp):
         score = score_file(path, args.root)
         if score is None:
             skipped.append(str(path.relative_to(args.root)))

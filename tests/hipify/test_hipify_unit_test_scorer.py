@@ -53,7 +53,7 @@ def test_run_options():
     old = scorer.parse_test('// RUN: %run_test hipify "%s" "%t" --skip-excluded-preprocessor-'
                             'conditional-blocks %hipify_args %clang_args\n')[0]
     opts, _ = scorer.run_options(old)
-    assert opts == ["--skip-excluded-preprocessor-conditional-blocks", "--hip-kernel-execution-syntax"]
+    assert opts == ["--skip-excluded-preprocessor-conditional-blocks"]
 
 
 @pytest.mark.parametrize(("name", "version"), [
