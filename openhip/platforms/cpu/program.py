@@ -280,6 +280,75 @@ def transform_source(source: str, filename: str, user_flags: Sequence[str],
     return texts
 
 
+_PRAGMA_ONCE = re.compile(r"^[ \t]*#[ \t]*pragma[ \t]+once\b.*$", re.MULTILINE)
+_MAX_HEADERS = 256
+
+
+def inline_local_headers(text: str, filename: str, include_dirs: Sequence[str]) -> str:
+    """``text`` with every local header it includes (``#include "x.cuh"`` found next to the
+    including file or in the working directory, or ``"..."``/``<...>`` found under a ``-I``
+    directory; recursively) spliced in place between ``#line`` directives, so that the whole
+    translation unit is one text: kernels, ``extern __shared__`` arrays and launches in the
+    program's own headers (the CUDA samples' ``*_kernel.cuh``) get the same treatment as those
+    of the source file, and diagnostics still name each header and line. A header is wrapped
+    in a guard of its own, which also stands for its ``#pragma once``. System headers (found
+    nowhere among those directories) are left to the compiler; so are absolute paths, except
+    the translated copies of local headers that ``openhip.runtime.cuda_headers`` points a CUDA
+    source at."""
+    from ...hipify.includes import split_include
+    from ...hipify.lexer import INCLUDE, tokenize
+    from ...runtime.cuda_headers import _headers_dir
+
+    idirs = [os.path.abspath(d) for d in include_dirs]
+    translated = os.path.realpath(_headers_dir()) + os.sep  # hipify's copies of local headers
+    count = [0]
+
+    def find(target: str, angled: bool, includer_dir: str | None) -> str | None:
+        if target and os.path.isabs(target) and not angled:
+            real = os.path.realpath(target)
+            return real if real.startswith(translated) and os.path.isfile(real) else None
+        if not target or os.path.isabs(target):
+            return None
+        dirs = [] if angled else [d for d in (includer_dir, os.getcwd()) if d]
+        for d in dirs + idirs:
+            path = os.path.join(d, target)
+            if os.path.isfile(path):
+                real = os.path.realpath(path)
+                return None if real.startswith(str(INCLUDE_DIR)) else real
+        return None
+
+    def expand(body: str, name: str, includer_dir: str | None, depth: int) -> str:
+        parts: list[str] = []
+        last = 0
+        for tok in tokenize(body):
+            if tok.kind != INCLUDE:
+                continue
+            _head, target, angled = split_include(tok.text)
+            found = find(target, angled, includer_dir)
+            if found is None or depth > 32 or count[0] >= _MAX_HEADERS:
+                continue
+            count[0] += 1
+            try:
+                with open(found, encoding="utf-8", errors="replace") as f:
+                    header = f.read()
+            except OSError:
+                continue
+            line = body.count("\n", 0, tok.start) + 1
+            guard = "__OPENHIP_LOCAL_HEADER_" + hashlib.sha256(found.encode()).hexdigest()[:16]
+            label = os.path.basename(found).replace("\\", "/").replace('"', "")
+            inner = expand(_PRAGMA_ONCE.sub("", header), label, os.path.dirname(found),
+                           depth + 1)
+            parts.append(body[last:tok.start])
+            parts.append(f'\n#ifndef {guard}\n#define {guard}\n#line 1 "{label}"\n{inner}'
+                         f'\n#endif\n#line {line} "{name}"\n')
+            last = tok.end
+        parts.append(body[last:])
+        return "".join(parts)
+
+    includer = os.path.dirname(os.path.abspath(filename))
+    return expand(text, _cc._safe_relative(filename), includer, 0)
+
+
 def _compile_object(compiler: _cc.Compiler, text: str, filename: str, language: str,
                     flags: Sequence[str], extra: Sequence[str], source: str,
                     unit: int = 0) -> CompiledProgram:
@@ -338,6 +407,7 @@ class _Toolchain:
         self.compiler = compiler
 
     def compiler_identity(self) -> str:
+        from ... import config
         from .platform import _regions_digest
 
         h = hashlib.sha256()
@@ -347,7 +417,7 @@ class _Toolchain:
             h.update(path.read_bytes())
         return (f"{self.compiler.path} | {self.compiler.version} | include "
                 f"{_cc._include_digest()} | sources {h.hexdigest()[:16]} | regions "
-                f"{_regions_digest()}")
+                f"{_regions_digest() if config.cpu_regions() else 0}")
 
     def compile(self, source: str, **kwargs) -> CompiledProgram:  # pragma: no cover - unused
         raise NotImplementedError
@@ -413,6 +483,10 @@ def compile_unit(toolchain: _Toolchain, path: str, language: str,
                            platform="cpu", name=path) from None
     source = source.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
     text = translate_cuda(source, path, opts.compile_flags) if language == "cuda" else source
+    if language != "c":
+        from ...runtime.cuda_headers import include_dirs
+
+        text = inline_local_headers(text, path, include_dirs(opts.compile_flags))
     options = (*opts.compile_flags, *opts.extra_flags, f"lang={language}", f"unit={unit}",
                f"dir={os.path.dirname(os.path.abspath(path))}")
 

@@ -33,6 +33,14 @@
 #include "openhip_cpu/abi.h"
 
 #define OPENHIP_CPU_HOST_API 1
+// The include guards of CUDA's driver_types.h and cuda_runtime.h: hipified code (the CUDA
+// samples' helper_cuda.h) tests them to know that the runtime API is declared.
+#ifndef __DRIVER_TYPES_H__
+#define __DRIVER_TYPES_H__
+#endif
+#ifndef __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_H__
+#endif
 #ifndef HIP_VERSION_MAJOR
 #define HIP_VERSION_MAJOR 6
 #define HIP_VERSION_MINOR 0
@@ -321,6 +329,9 @@ typedef void (*hipHostFn_t)(void* userData);
 #define hipDeviceMapHost 0x8
 #define hipDeviceLmemResizeToMax 0x10
 #define hipCpuDeviceId ((int)-1)
+// The per-thread default stream is the null stream here (stricter ordering, same results).
+#define hipStreamPerThread ((hipStream_t)0)
+#define hipStreamLegacy ((hipStream_t)0)
 #define hipInvalidDeviceId ((int)-2)
 
 // HIP_SYMBOL(x) names the variable itself: hipMemcpyToSymbol takes it by reference.
