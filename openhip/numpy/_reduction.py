@@ -29,7 +29,7 @@ from typing import Any
 
 import numpy as np
 
-from ..runtime.array import empty as _dev_empty
+from ..runtime.array import DeviceArray
 from ..runtime.device import get_device
 from ._kernels import BLOCK, Family, grid_for
 from ._kernels import ctype as _ctype
@@ -76,9 +76,20 @@ def launch_1d(fn: Any, n: int, args: tuple, block: int = BLOCK) -> None:
 
 
 def scratch(n: int, dtype: Any, device: Any = None):
-    """A device buffer of ``n`` elements for intermediate results (freed once no queued work
-    uses it)."""
-    return _dev_empty((max(int(n), 1),), np.dtype(dtype), device=device)
+    """A device buffer of ``n`` elements for intermediate results, from the memory pool
+    (reused in stream order once dropped). The request is the whole size class (512 B steps
+    to 1 MiB, 64 KiB above): a cached block then changes hands between temporaries without
+    the CPU platform moving its red zone while a queued kernel still writes the old
+    request's extent (the pool moves the zone at hand-out time, on the host)."""
+    from ..runtime.pool import allocate
+
+    dt = np.dtype(dtype)
+    n = max(int(n), 1)
+    nbytes = n * dt.itemsize
+    step = 512 if nbytes <= (1 << 20) else (1 << 16)
+    buf = allocate(-(-nbytes // step) * step, device or get_device())
+    return DeviceArray._wrap(buf, (n,), dt)
+
 
 MAXDIM = 8
 _PART_MIN = 16384       # elements per part at least

@@ -98,7 +98,8 @@ def _unpermute(y: ndarray, perm: tuple[int, ...]) -> ndarray:
 def sort_flat(x: ndarray, descending: bool, want_values: bool, want_indices: bool,
               row_len: int | None = None) -> tuple[ndarray | None, ndarray | None]:
     """Sort a C-contiguous ``x`` (flat, or rows of ``row_len``): (values, int64 indices
-    within each row), each None when not wanted."""
+    within each row), each None when not wanted. With indices wanted, -0.0 sorts as +0.0
+    (and the values come back as +0.0)."""
     dev = x.device
     n = x.size
     rows = 1 if not row_len else n // row_len
@@ -120,8 +121,6 @@ def sort_flat(x: ndarray, descending: bool, want_values: bool, want_indices: boo
         launch_1d(mod.get_function(f"iota<{cv}>"), n, (vals, n))
     keys, vals = _radix(mod, keys, vals, n, kdt, vdt, rows, row_len, dev)
     if want_values:
-        if want_indices:
-            raise ValueError("sort_flat: values and indices together are not supported")
         launch_1d(mod.get_function(f"unkey<{ct},{ck}>"), n, (keys, values, n, int(descending)))
     if want_indices:
         launch_1d(mod.get_function(f"widen<{cv}>"), n, (vals, indices, n, row_len))
