@@ -102,25 +102,21 @@ class Model:
         self._tied = "output.weight" not in self.file.tensors
 
     def _build_kernels(self) -> None:
-        types = {t.name: t for t, _ in self.weights.values()}
-        emb_type = self.weights["token_embd.weight"][0]
-        exprs = {f"oh_embed<{emb_type.id}>", f"oh_kv_store<{self.cache_type_k.id}>",
-                 f"oh_kv_store<{self.cache_type_v.id}>"}
-        for name, t in types.items():
-            exprs.add(f"oh_matmul_q8<{t.id}>" if name in _Q8_TYPES else f"oh_matmul<{t.id}>")
-        self._fwd_exprs = tuple(sorted(exprs))
+        # the forward module is built once with every weight and cache type (one cache entry
+        # shared by all models); attention with the one (K, V) cache-type pair of this model
+        self._fwd_exprs = kernels.name_expressions("forward")
         kt, vt = self.cache_type_k.id, self.cache_type_v.id
         self._att_exprs = (f"oh_attention<{kt}, {vt}>", f"oh_attention_split<{kt}, {vt}>")
         kernels.module("forward", self._fwd_exprs)
         kernels.module("attention", self._att_exprs)
-        if any(name in _Q8_TYPES for name in types):
-            kernels.module("quant", ("oh_quantize<8>",))
+        if any(t.name in _Q8_TYPES for t, _ in self.weights.values()):
+            kernels.module("quant")
 
     def _k(self, name: str):
         if name.startswith("oh_attention"):
             return kernels.function("attention", name, self._att_exprs)
         if name.startswith("oh_quantize"):
-            return kernels.function("quant", name, ("oh_quantize<8>",))
+            return kernels.function("quant", name)
         return kernels.function("forward", name, self._fwd_exprs)
 
     # ------------------------------------------------------------------ facts
@@ -285,7 +281,7 @@ class Model:
         if self.deterministic or n_keys < _SPLIT_MIN_KEYS:
             return 1
         queries = T * self.hparams.n_head
-        units = int(self.device.properties.get("multiprocessor_count", 1) or 1) * _BLOCK
+        units = int(getattr(self.device.properties, "multiprocessor_count", 1) or 1) * _BLOCK
         if queries * 2 > units:
             return 1
         return int(min(max(2, n_keys // 64), units // queries, 16))

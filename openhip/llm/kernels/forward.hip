@@ -1,4 +1,4 @@
-// openhip: name_expressions = oh_embed<0>, oh_embed<1>, oh_embed<30>, oh_embed<8>, oh_embed<2>, oh_embed<3>, oh_embed<6>, oh_embed<7>, oh_embed<12>, oh_embed<14>, oh_matmul<0>, oh_matmul<1>, oh_matmul<30>, oh_matmul<8>, oh_matmul<2>, oh_matmul<3>, oh_matmul<6>, oh_matmul<7>, oh_matmul<12>, oh_matmul<14>, oh_matmul_q8<8>, oh_matmul_q8<2>, oh_matmul_q8<6>, oh_kv_store<0>, oh_kv_store<1>, oh_kv_store<30>, oh_kv_store<8>, oh_kv_store<2>
+// openhip: name_expressions = oh_embed<0>, oh_embed<1>, oh_embed<30>, oh_embed<8>, oh_embed<2>, oh_embed<3>, oh_embed<6>, oh_embed<7>, oh_embed<12>, oh_embed<14>, oh_matmul<0>, oh_matmul<1>, oh_matmul<30>, oh_matmul<3>, oh_matmul<7>, oh_matmul<12>, oh_matmul<14>, oh_matmul_q8<8>, oh_matmul_q8<2>, oh_matmul_q8<6>, oh_kv_store<0>, oh_kv_store<1>, oh_kv_store<30>, oh_kv_store<8>, oh_kv_store<2>
 //
 // The forward pass of a llama-family transformer: embedding lookup, RMSNorm, RoPE, products with
 // quantized weight matrices, SwiGLU, the KV cache (quantized when written), log-softmax.
