@@ -335,7 +335,7 @@ def inline_local_headers(text: str, filename: str, include_dirs: Sequence[str]) 
                 continue
             line = body.count("\n", 0, tok.start) + 1
             guard = "__OPENHIP_LOCAL_HEADER_" + hashlib.sha256(found.encode()).hexdigest()[:16]
-            label = os.path.basename(found).replace("\\", "/").replace('"', "")
+            label = found.replace("\\", "/").replace('"', "")
             inner = expand(_PRAGMA_ONCE.sub("", header), label, os.path.dirname(found),
                            depth + 1)
             parts.append(body[last:tok.start])
@@ -345,8 +345,12 @@ def inline_local_headers(text: str, filename: str, include_dirs: Sequence[str]) 
         parts.append(body[last:])
         return "".join(parts)
 
-    includer = os.path.dirname(os.path.abspath(filename))
-    return expand(text, _cc._safe_relative(filename), includer, 0)
+    main = os.path.abspath(filename)
+    out = expand(text, main.replace('"', ""), os.path.dirname(main), 0)
+    if count[0] == 0:
+        return text
+    # diagnostics name the user's files, whose lines the compiler shows
+    return f'#line 1 "{main}"\n' + out
 
 
 def _compile_object(compiler: _cc.Compiler, text: str, filename: str, language: str,

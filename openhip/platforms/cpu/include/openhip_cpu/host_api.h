@@ -41,6 +41,11 @@
 #ifndef __CUDA_RUNTIME_H__
 #define __CUDA_RUNTIME_H__
 #endif
+// CUDA code gates runtime features on CUDART_VERSION (hipify keeps the name): the host API
+// here has what CUDA 12.0's runtime API has for one device (less what host_api.h refuses).
+#ifndef CUDART_VERSION
+#define CUDART_VERSION 12000
+#endif
 #ifndef HIP_VERSION_MAJOR
 #define HIP_VERSION_MAJOR 6
 #define HIP_VERSION_MINOR 0
