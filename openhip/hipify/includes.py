@@ -6,8 +6,9 @@ The rules follow hipify-clang: a CUDA header is replaced by its HIP (or roc*) he
 ``cublas_v2.h`` after ``cublas.h``) and headers without a HIP counterpart are removed (the rest
 of the line stays, so line numbers do not move); a header flagged unsupported is kept and
 reported. When no include produced ``hip/hip_runtime.h`` and the file does not already include
-it, it is added after the include guard or ``#pragma once``, else before the first unconditional
-``#include``, else at the top of the file.
+it, it is added, as hipify-clang adds it, after the include guard's ``#ifndef`` line (clang's
+controlling macro: an ``#ifndef`` whose ``#endif`` closes the file) or after ``#pragma once``,
+whichever comes first, else before the first unconditional ``#include``, else at the top.
 """
 
 from __future__ import annotations
@@ -91,7 +92,7 @@ def runtime_insertion(tokens: Sequence[Token], text: str) -> tuple[int, str]:
     depth = 0
     first_include = -1
     guard = ""
-    guard_end = pragma_end = -1  # token index of the NEWLINE after "#define GUARD" / "#pragma once"
+    guard_end = pragma_end = -1  # token index of the NEWLINE after "#ifndef GUARD" / "#pragma once"
     guard_closed = False
     for k, start in enumerate(starts):
         if tokens[start].kind == INCLUDE:
@@ -103,6 +104,7 @@ def runtime_insertion(tokens: Sequence[Token], text: str) -> tuple[int, str]:
         if name in ("if", "ifdef", "ifndef"):
             if k == 0 and name == "ifndef" and len(words) == 2 and _only_blank(tokens, 0, start):
                 guard = words[1].text
+                guard_end = end
             depth += 1
         elif name == "endif":
             depth -= 1
@@ -111,8 +113,6 @@ def runtime_insertion(tokens: Sequence[Token], text: str) -> tuple[int, str]:
                 guard_closed = k == len(starts) - 1 and _only_blank(tokens, end, len(tokens))
                 if not guard_closed:
                     guard = ""
-        elif name == "define" and guard and k == 1 and len(words) >= 2 and words[1].text == guard:
-            guard_end = end
         elif name == "pragma" and len(words) >= 2 and words[1].text == "once" and pragma_end < 0:
             pragma_end = end
     candidates = [i for i in (guard_end if guard and guard_closed else -1, pragma_end) if i >= 0]

@@ -67,11 +67,22 @@ def test_runtime_added_at_top_without_includes():
 
 
 def test_runtime_added_inside_include_guard():
+    # right after the guard's #ifndef, where hipify-clang puts it (clang's controlling macro)
     src = "#ifndef A_H\n#define A_H\n#include <vector>\nvoid f() { cudaDeviceSynchronize(); }\n#endif\n"
     assert translate(src) == (
-        "#ifndef A_H\n#define A_H\n#include <hip/hip_runtime.h>\n#include <vector>\n"
+        "#ifndef A_H\n#include <hip/hip_runtime.h>\n#define A_H\n#include <vector>\n"
         "void f() { hipDeviceSynchronize(); }\n#endif\n"
     )
+
+
+def test_runtime_after_guard_or_pragma_once_whichever_first():
+    src = "#ifndef G\n#pragma once\n#define G\ncudaStream_t s;\n#endif // G"
+    assert translate(src) == "#ifndef G\n#include <hip/hip_runtime.h>\n#pragma once\n#define G\nhipStream_t s;\n#endif // G"
+    src = "#pragma once\n#ifndef G\n#define G\ncudaStream_t s;\n#endif\n"
+    assert translate(src).startswith("#pragma once\n#include <hip/hip_runtime.h>\n#ifndef G\n")
+    # an #ifndef that does not close the file is no guard
+    src = "#ifndef G\n#define G\n#endif\ncudaStream_t s;\n"
+    assert translate(src).startswith("#include <hip/hip_runtime.h>\n#ifndef G\n")
 
 
 def test_runtime_added_after_pragma_once():

@@ -1,7 +1,7 @@
 // A header with an include guard.
 #ifndef GUARDED_CUH
-#define GUARDED_CUH
 #include <hip/hip_runtime.h>
+#define GUARDED_CUH
 
 #include <vector>
 
