@@ -269,7 +269,15 @@ class MemoryPool:
         if block is not None:
             ptr = block.ptr
             if block.size != nbytes and self._resize is not None:
+                # Moving the CPU red zone writes the block from the host now: work queued
+                # before the block's return may still read or write it (a reduction's
+                # partials), so let that work finish first.
+                if block.event is not None and not self._completed(block.event):
+                    self._platform.event_synchronize(self._index, block.event)
                 self._resize(self._index, ptr, nbytes)
+            if block.event is not None:
+                with self._lock:
+                    self._spare_event(block.event)
         else:
             ptr = self._fresh(nbytes, cls, reserved)
             if self._resize is not None and cls != nbytes:
@@ -306,9 +314,7 @@ class MemoryPool:
         self._cached -= cls
         self._n_cached -= 1
         self.hits += 1
-        if b.event is not None:
-            self._spare_event(b.event)
-        return b
+        return b  # the caller recycles b.event once it no longer needs it
 
     def _completed(self, event: Any) -> bool:
         if event is None:
