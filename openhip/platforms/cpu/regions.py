@@ -104,6 +104,12 @@ _STRIDE_OK = "::openhip::detail::stride_ok<"
 _STRIDE_MARK = re.compile(re.escape(STRIDE_INDEX) + r"\((__oh_gs\d+)\)")
 
 
+#: a local holding the thread's x index, and the signed 32-bit types it may have
+_THREAD_X_VALUES = frozenset({"threadIdx.x", "hipThreadIdx_x", "(int)threadIdx.x",
+                              "(int)hipThreadIdx_x", "static_cast<int>(threadIdx.x)"})
+_SIGNED_INT = frozenset({"int", "signed", "signed int", "int32_t"})
+
+
 class _Fallback(Exception):
     """The kernel cannot be split (the message says why); it runs as fibers."""
 
@@ -1199,6 +1205,7 @@ class _Kernel:
             out.append(f"template {self.t(tparams)}\n")
         out.append(f"__global__ void {PREFIX}{base}{self.t(params)} {{\n")
         self.index = {d: i for i, d in enumerate(self.promoted)}
+        self._counter = "_SIGNED" if self._signed_thread_index() else ""
         guards = len(self.guarded)
         if self.promoted or self.returns or self.warp_sites or guards:
             out.append("const unsigned __oh_n = blockDim.x * blockDim.y * blockDim.z;\n")
@@ -1246,6 +1253,21 @@ class _Kernel:
         self._emit_list(self.body)
         out.append("}\n")
         return "".join(out)
+
+    def _signed_thread_index(self) -> bool:
+        """Whether the kernel keeps its thread index in signed locals only (``int t =
+        threadIdx.x;``): its thread loops then count x in an int (engine.h)."""
+        kinds = set()
+        for d in self.decls:
+            if d.kind != "local" or d.stmt is None or d.declarator.type != "init_declarator":
+                continue
+            value = d.declarator.child_by_field_name("value")
+            type_node = d.stmt.child_by_field_name("type")
+            if value is None or type_node is None or \
+                    re.sub(r"\s+", "", self.t(value)) not in _THREAD_X_VALUES:
+                continue
+            kinds.add(re.sub(r"\s+", " ", self.t(type_node)) in _SIGNED_INT)
+        return kinds == {True}
 
     def _emit_list(self, lst) -> None:
         pending: list = []
@@ -1367,7 +1389,7 @@ class _Kernel:
             bool(self.guard_stack) and all(self.guard_warp.get(g) for g, _ in self.guard_stack)
         head = len(out)
         if span is None:
-            out.append("OPENHIP_CPU_FOR_EACH_THREAD(__oh_lt) {\n")
+            out.append(f"OPENHIP_CPU_FOR_EACH_THREAD{self._counter}(__oh_lt) {{\n")
         else:
             out.append(f"OPENHIP_CPU_FOR_EACH_THREAD_FROM(__oh_lt, __oh_si, {span}) {{\n")
         if guard is not None:

@@ -597,8 +597,9 @@ def _inline_one(data: bytes, call, helper: _Helper, targs, n: int,
         if value is None:
             return None
         result = f"__oh_ret{n}"
-        head = f"{rtype} {result};"
-        parts.append(f"{result} = ({value});")
+        # declared where the helper returns (its last statement), not before its body: a value
+        # that lives in the last region only is not kept per thread across the body's barriers
+        parts.append(f"{rtype} {result} = ({value});")
     # no braces: every local is renamed, so the body's statements join the caller's list (and
     # its regions) rather than making a block of their own
     return " ".join([head] + binds + parts).strip(), result

@@ -1194,6 +1194,19 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
             false) {                                                                           \
         } else
 
+// The same with a signed x counter, for kernels whose thread index is a signed local
+// (`int t = threadIdx.x;`, regions.py): GCC splits `if (t < k)` loops and keeps the addresses
+// affine only when the comparison's type is the counter's (int t of an unsigned counter, or
+// unsigned t of an int one, is a conversion that may wrap for all it knows).
+#define OPENHIP_CPU_FOR_EACH_THREAD_SIGNED(lt)                                                 \
+  for (int lt##_z = 0, lt = 0; lt##_z < (int)blockDim.z; ++lt##_z)                             \
+    for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
+      for (int lt##_x = 0; lt##_x < (int)blockDim.x; ++lt##_x, ++lt)                           \
+        if ((threadIdx.x = (unsigned)lt##_x, threadIdx.y = lt##_y,                             \
+             threadIdx.z = (unsigned)lt##_z),                                                  \
+            false) {                                                                           \
+        } else
+
 // The same over a stride loop's threads (stride_ok above): the counter is the loop's index `si`,
 // from `first` (block-uniform) for the blockDim.x threads of each row, so that the index is the
 // loop's own non-wrapping counter and what it subscripts has affine addresses (GCC does not know
