@@ -19,6 +19,7 @@ from ._array import c_strides, empty_array, ndarray
 from ._reduction import (
     MAXDIM,
     acc_dtype,
+    by_value,
     ctype,
     launch_1d,
     load,
@@ -31,6 +32,7 @@ from ._statistics import _dtype_arg, prepare
 __all__ = ["cumulative_sum", "cumulative_prod"]
 
 _SCAN = struct.Struct("<7q" + "q" * (3 * MAXDIM))
+by_value("OhScan", _SCAN.size)
 _PART_MIN = 16384
 _THREADS_WANTED = 4096
 

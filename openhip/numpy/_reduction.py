@@ -58,6 +58,37 @@ def load(filename: str, variant: str, exprs: Sequence[str], device: Any = None) 
     return _Build(fam, variant, tuple(exprs), dev)
 
 
+#: bytes of the structs part 2's kernels take by value (name -> size): the GPU platforms do
+#: not report parameter sizes, so opaque parameters of these types get them from here
+STRUCT_SIZES: dict[str, int] = {}
+
+
+def by_value(struct_name: str, size: int) -> None:
+    """Declare a kernel struct passed by value (see :data:`STRUCT_SIZES`)."""
+    STRUCT_SIZES[struct_name] = size
+
+
+def sized(fn: Any) -> Any:
+    """``fn`` (a Function, or a Kernel wrapping one) with every opaque parameter whose type
+    is in :data:`STRUCT_SIZES` and whose size the platform did not report given that size."""
+    from ..runtime.kernel_args import ArgumentPacker, ParamSpec
+
+    func = getattr(fn, "fn", fn)
+    specs = func.params
+    if not any(p.kind == "opaque" and p.size == 0 for p in specs):
+        return fn
+    fixed = []
+    for p in specs:
+        name = p.type.replace("const", "").replace("struct", "").strip()
+        if p.kind == "opaque" and p.size == 0 and name in STRUCT_SIZES:
+            size = STRUCT_SIZES[name]
+            p = ParamSpec(p.name, p.type, "opaque", "", 1, size, 8)
+        fixed.append(p)
+    func.params = fixed
+    func._packer = ArgumentPacker(func.name, fixed, func.module.device)
+    return fn
+
+
 class _Build:
     __slots__ = ("fam", "variant", "exprs", "dev")
 
@@ -65,7 +96,7 @@ class _Build:
         self.fam, self.variant, self.exprs, self.dev = fam, variant, exprs, dev
 
     def get_function(self, expr: str) -> Any:
-        return self.fam.kernel(self.variant, self.exprs, expr, self.dev)
+        return sized(self.fam.kernel(self.variant, self.exprs, expr, self.dev))
 
 
 def launch_1d(fn: Any, n: int, args: tuple, block: int = BLOCK) -> None:
@@ -96,6 +127,7 @@ _PART_MIN = 16384       # elements per part at least
 _THREADS_WANTED = 4096  # split the reduced space until about this many threads exist
 
 _RED = struct.Struct("<5qd" + "q" * (4 * MAXDIM))
+by_value("OhRed", _RED.size)
 
 
 @dataclass(frozen=True)

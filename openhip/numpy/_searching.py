@@ -18,6 +18,7 @@ from ._array import empty_array, ndarray
 from ._reduction import (
     MAXDIM,
     argreduce_into,
+    by_value,
     canonical,
     ctype,
     launch_1d,
@@ -31,6 +32,7 @@ from ._statistics import _elem_strides, _out_shape, prepare
 __all__ = ["argmax", "argmin", "nonzero", "count_nonzero", "searchsorted"]
 
 _ND = struct.Struct("<4q" + "q" * (2 * MAXDIM))
+by_value("OhNd", _ND.size)
 _CHUNK = 8192
 _MAX_CHUNKS = 4096
 
