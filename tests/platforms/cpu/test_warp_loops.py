@@ -220,3 +220,40 @@ def test_lane_loops_vectorise(monkeypatch):
         # read loops are reported at the call's line)
         call = next(i for i, s in enumerate(text, 1) if i > guard and "warp_sum(sum)" in s)
         assert call in lines, (call, sorted(lines))
+
+
+@pytest.mark.parametrize("kernel", ["signed_tree", "helper_sum"])
+def test_tree_styles(mods, kernel):
+    x = np.random.default_rng(11).integers(0, 16, 256 * 9).astype(np.float32)
+    got = run(mods, kernel, 9, 256, lambda: (hip.asarray(x), hip.zeros(9, np.float32)), 1)
+    assert np.array_equal(got, x.reshape(9, 256).astype(np.float64).sum(axis=1))
+
+
+def test_tree_styles_generated_form():
+    # what the split source does for them: an int x counter where the thread index is an int
+    # local only; the helper's result declared where it returns (not a per-thread array)
+    from openhip.compiler.scan import scan
+    from openhip.platforms.cpu.regions import split_kernels
+
+    result = scan(SRC)
+    edits, plans = split_kernels(SRC, result, "warp_loops.hip",
+                                 ["signed_tree", "helper_sum", "bs_alias"])
+    code = {name: next(t for _a, _b, t in edits if f"__openhip_rg_{name}(" in t)
+            for name in plans}
+    assert "OPENHIP_CPU_FOR_EACH_THREAD_SIGNED(" in code["signed_tree"]
+    assert "OPENHIP_CPU_FOR_EACH_THREAD_SIGNED(" not in code["bs_alias"]  # unsigned tid
+    assert re.search(r"float __oh_ret\d+ = \(", code["helper_sum"])
+    assert "using __oh_T0" not in code["helper_sum"]  # nothing kept per thread
+
+
+def test_signed_tree_splits(monkeypatch):
+    # GCC splits the thread loop at `if (t < k)` (its report), as for an unsigned index
+    monkeypatch.setenv("OPENHIP_CPU_REGIONS", "1")
+    with _cpu():
+        mod = hip.Module(SRC, name="warp_loops.hip", options=["-fopt-info-loop-optimized"])
+        if "clang" in mod.program.metadata["compiler"]:
+            pytest.skip("-fopt-info is GCC's")
+        line = next(i for i, s in enumerate(SRC.splitlines(), 1)
+                    if "if (t < k) s[t] += s[t + k];" in s)
+        assert re.search(rf"warp_loops\.hip:{line}:\d+: optimized: loop split",
+                         mod.program.log), mod.program.log[-3000:]

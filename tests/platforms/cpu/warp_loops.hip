@@ -116,3 +116,38 @@ extern "C" __global__ void guard_exits(const int *in, int *out, unsigned limit) 
   if (t / 32 == 1) v += __shfl_down_sync(FULL, v, 4);
   out[t] = v;
 }
+
+// the thread index in a signed local (HIP's macro spelling, a while loop): the thread loops
+// count x in an int, so that `if (t < k)` splits
+extern "C" __global__ void signed_tree(const float *in, float *out) {
+  __shared__ float s[256];
+  int t = hipThreadIdx_x;
+  s[t] = in[hipBlockIdx_x * hipBlockDim_x + t];
+  __syncthreads();
+  int k = hipBlockDim_x / 2;
+  while (k > 0) {
+    if (t < k) s[t] += s[t + k];
+    __syncthreads();
+    k /= 2;
+  }
+  if (t == 0) out[hipBlockIdx_x] = s[0];
+}
+
+// a helper returning the block's sum after its barriers: its result lives in the last region
+template <unsigned N>
+__device__ __forceinline__ float block_sum(float v, float *smem) {
+  const unsigned t = threadIdx.x;
+  smem[t] = v;
+  __syncthreads();
+  for (unsigned k = N / 2; k > 0; k >>= 1) {
+    if (t < k) smem[t] += smem[t + k];
+    __syncthreads();
+  }
+  return smem[0];
+}
+
+extern "C" __global__ void helper_sum(const float *in, float *out) {
+  __shared__ float smem[256];
+  float total = block_sum<256>(in[blockIdx.x * 256 + threadIdx.x], smem);
+  if (threadIdx.x == 0) out[blockIdx.x] = total;
+}
