@@ -79,95 +79,113 @@ class Hooks:
             setattr(owner, name, original)
         self._saved.clear()
 
-    # ---- wrappers ---------------------------------------------------------------------------
+    # ---- wrappers -----------------------------------------------------------------------------
+    # The hot ones (kernels, copies, pool) append to the ring themselves, with their state in
+    # closure variables: a record costs two clock reads, a few dict lookups and a tuple.
     def _kernel(self, original: Any) -> Any:
-        from ...runtime.stream import _stream_stack, resolve_stream
+        from ...runtime import stream as stream_module
 
         rec = self.rec
-        native = rec.native
+        ring, cap, threads, entries = rec.ring, rec.capacity, rec.threads, rec.fn_entries
+        stack = stream_module._stream_stack  # (made once per thread: no AttributeError path)
+        resolve = stream_module.resolve_stream
 
         def launch(fn: Any, grid: Any, block: Any, args: Any = (), *, shared_mem: int = 0,
                    stream: Any = None, cooperative: bool = False) -> None:
-            dev = fn.module.device
-            if dev not in rec._base:
-                rec.base(dev)
-            handle = None if stream is None and not _stream_stack() else resolve_stream(
-                stream, dev)._handle
-            if dev in native:  # the platform stamps the device times itself
+            entry = entries.get(id(fn))
+            if entry is None:
+                entry = rec.function_entry(fn)
+            if entry[1]:  # the platform stamps the device times itself (CPU)
                 t0 = _perf()
                 original(fn, grid, block, args, shared_mem=shared_mem, stream=stream,
                          cooperative=cooperative)
                 t1 = _perf()
+                if stream is None and not stack():
+                    lane = entry[2]
+                else:
+                    dev = fn.module.device
+                    lane = rec.lane(dev, resolve(stream, dev)._handle)
                 tid = _ident()
-                if tid not in rec.threads:
+                if tid not in threads:
                     rec.thread_name(tid)
-                rec.add(("kernel", fn.name, t0, t1, tid, rec.lane(dev, handle),
-                         (grid, block, shared_mem, cooperative, fn), dev, None, None))
+                if len(ring) == cap:
+                    rec._drop(ring[0])
+                ring.append(("kernel", fn.name, t0, t1, tid, lane,
+                             (grid, block, shared_mem, cooperative, id(fn)), entry[0], None,
+                             None))
                 return
-            platform, index = fn._platform, fn._index
-            ev0 = rec.event(dev)
+            dev = fn.module.device  # events around the launch, on its stream (GPUs)
+            handle = None if stream is None and not stack() else resolve(stream, dev)._handle
+            platform, index, ordinal = fn._platform, fn._index, entry[0]
+            ev0 = rec.event(ordinal)
             platform.event_record(index, ev0, handle)
             t0 = _perf()
             try:
                 original(fn, grid, block, args, shared_mem=shared_mem, stream=stream,
                          cooperative=cooperative)
             except BaseException:
-                rec._recycle(dev, ev0)
+                rec._recycle(ordinal, ev0)
                 raise
             t1 = _perf()
-            ev1 = rec.event(dev)
+            ev1 = rec.event(ordinal)
             platform.event_record(index, ev1, handle)
             tid = _ident()
-            if tid not in rec.threads:
+            if tid not in threads:
                 rec.thread_name(tid)
             rec.add(("kernel", fn.name, t0, t1, tid, rec.lane(dev, handle),
-                     (grid, block, shared_mem, cooperative, fn), dev, ev0, ev1))
+                     (grid, block, shared_mem, cooperative, id(fn)), ordinal, ev0, ev1))
 
         return launch
 
-    def _device_op(self, cat: str, dev: Any, stream: Any, asynchronous: bool, call: Any,
-                   name: str, args: dict) -> None:
+    def _device_op(self, cat: str, name: str, dev: Any, stream: Any, asynchronous: bool,
+                   call: Any, args: tuple) -> None:
+        """Run ``call`` (a copy or memset) and record it on its stream's lane: the platform's
+        stamps (CPU) or events (GPUs) give the device times of asynchronous ones; blocking ones
+        run on the calling thread after draining the device, which is recorded apart."""
         rec = self.rec
-        from ...runtime.stream import resolve_stream
-
-        if dev not in rec._base:
-            rec.base(dev)
+        entry = rec.dev_entries.get(dev)
+        if entry is None:
+            entry = rec.device_entry(dev)
         tid = _ident()
         if tid not in rec.threads:
             rec.thread_name(tid)
-        if not asynchronous:  # done on the calling thread after draining the device
+        details = {"kind": args[0], "bytes": args[1], "async": asynchronous}
+        if not asynchronous:
             local = self._local
             local.drain = None
             t0 = _perf()
-            call()
+            call(*args[2])
             t1 = _perf()
             drained = local.drain
             if drained is not None:  # the wait for earlier work is not the copy's time
                 rec.add(("sync", "device drain before a blocking copy", drained[0],
                          drained[1], tid, None, {}, None, None, None))
                 t0 = drained[1]
-            rec.add((cat, name, t0, t1, tid, rec.lane(dev, None), args, None, None, None))
+            rec.add((cat, name, t0, t1, tid, entry[2], details, None, None, None))
             return
+        from ...runtime.stream import resolve_stream
+
         handle = resolve_stream(stream, dev)._handle
-        if dev in rec.native:
+        lane = rec.lane(dev, handle)
+        if entry[1]:
             t0 = _perf()
-            call()
+            call(*args[2])
             t1 = _perf()
-            rec.add((cat, name, t0, t1, tid, rec.lane(dev, handle), args, dev, None, None))
+            rec.add((cat, name, t0, t1, tid, lane, details, entry[0], None, None))
             return
-        platform, index = dev._platform, dev._index
-        ev0 = rec.event(dev)
+        platform, index, ordinal = dev._platform, dev._index, entry[0]
+        ev0 = rec.event(ordinal)
         platform.event_record(index, ev0, handle)
         t0 = _perf()
         try:
-            call()
+            call(*args[2])
         except BaseException:
-            rec._recycle(dev, ev0)
+            rec._recycle(ordinal, ev0)
             raise
         t1 = _perf()
-        ev1 = rec.event(dev)
+        ev1 = rec.event(ordinal)
         platform.event_record(index, ev1, handle)
-        rec.add((cat, name, t0, t1, tid, rec.lane(dev, handle), args, dev, ev0, ev1))
+        rec.add((cat, name, t0, t1, tid, lane, details, ordinal, ev0, ev1))
 
     def _drain(self, original: Any) -> Any:
         local = self._local
@@ -180,38 +198,47 @@ class Hooks:
         return drain
 
     def _copy(self, original: Any) -> Any:
+        names = {k: f"memcpy {v}" for k, v in _COPY_KIND.items()}
+
         def copy(kind: str, dst: Any, src: Any, nbytes: Any, stream: Any,
                  asynchronous: bool) -> None:
             obj = src if kind == "dtoh" else dst
-            dev = getattr(obj, "device", None)
-            size = nbytes if nbytes is not None else getattr(obj, "nbytes", None)
-            if dev is None or getattr(dev, "_platform", None) is None or not size:
-                original(kind, dst, src, nbytes, stream, asynchronous)  # raises, or nothing
+            try:
+                dev = obj.device
+                size = nbytes if nbytes is not None else obj.nbytes
+                dev._ordinal  # noqa: B018 - a Device
+            except AttributeError:  # not device memory: the original raises the error
+                original(kind, dst, src, nbytes, stream, asynchronous)
                 return
-            label = _COPY_KIND[kind]
-            self._device_op("memcpy", dev, stream, asynchronous,
-                            lambda: original(kind, dst, src, nbytes, stream, asynchronous),
-                            f"memcpy {label}",
-                            {"kind": label, "bytes": int(size), "async": asynchronous})
+            if not size or kind not in names:
+                original(kind, dst, src, nbytes, stream, asynchronous)
+                return
+            self._device_op("memcpy", names[kind], dev, stream, asynchronous, original,
+                            (_COPY_KIND[kind], int(size),
+                             (kind, dst, src, nbytes, stream, asynchronous)))
 
         return copy
 
     def _memset(self, original: Any) -> Any:
         def memset(dst: Any, value: int, nbytes: Any, stream: Any, asynchronous: bool) -> None:
-            dev = getattr(dst, "device", None)
-            size = nbytes if nbytes is not None else getattr(dst, "nbytes", None)
-            if dev is None or getattr(dev, "_platform", None) is None or not size:
+            try:
+                dev = dst.device
+                size = nbytes if nbytes is not None else dst.nbytes
+                dev._ordinal  # noqa: B018 - a Device
+            except AttributeError:
                 original(dst, value, nbytes, stream, asynchronous)
                 return
-            self._device_op("memset", dev, stream, asynchronous,
-                            lambda: original(dst, value, nbytes, stream, asynchronous),
-                            "memset", {"kind": "memset", "bytes": int(size),
-                                       "async": asynchronous})
+            if not size:
+                original(dst, value, nbytes, stream, asynchronous)
+                return
+            self._device_op("memset", "memset", dev, stream, asynchronous, original,
+                            ("memset", int(size), (dst, value, nbytes, stream, asynchronous)))
 
         return memset
 
     def _alloc(self, original: Any) -> Any:
         rec = self.rec
+        ring, cap, threads = rec.ring, rec.capacity, rec.threads
 
         def allocate(pool: Any, nbytes: int, s: Any) -> Any:
             hits = pool.hits
@@ -219,32 +246,37 @@ class Hooks:
             buf = original(pool, nbytes, s)
             t1 = _perf()
             tid = _ident()
-            if tid not in rec.threads:
+            if tid not in threads:
                 rec.thread_name(tid)
+            if len(ring) == cap:
+                rec._drop(ring[0])
             if pool.hits != hits:
-                rec.add(("alloc", "alloc (pool hit)", t0, t1, tid, None,
-                         ("hit", nbytes, buf._cls, pool.device._ordinal, buf._ptr),
-                         None, None, None))
+                ring.append(("alloc", "alloc (pool hit)", t0, t1, tid, None,
+                             ("hit", nbytes, buf._cls, pool.device._ordinal, buf._ptr),
+                             None, None, None))
             else:
-                rec.add(("alloc", "alloc (pool miss)", t0, t1, tid, None,
-                         ("miss", nbytes, buf._cls, pool.device._ordinal, buf._ptr),
-                         None, None, None))
+                ring.append(("alloc", "alloc (pool miss)", t0, t1, tid, None,
+                             ("miss", nbytes, buf._cls, pool.device._ordinal, buf._ptr),
+                             None, None, None))
             return buf
 
         return allocate
 
     def _free(self, original: Any) -> Any:
         rec = self.rec
+        ring, cap, threads = rec.ring, rec.capacity, rec.threads
 
         def give_back(pool: Any, ptr: int, cls: int, size: int, sref: Any) -> Any:
             t0 = _perf()
             report = original(pool, ptr, cls, size, sref)
             t1 = _perf()
             tid = _ident()
-            if tid not in rec.threads:
+            if tid not in threads:
                 rec.thread_name(tid)
-            rec.add(("free", "free (to pool)", t0, t1, tid, None,
-                     (None, size, cls, pool.device._ordinal, ptr), None, None, None))
+            if len(ring) == cap:
+                rec._drop(ring[0])
+            ring.append(("free", "free (to pool)", t0, t1, tid, None,
+                         (None, size, cls, pool.device._ordinal, ptr), None, None, None))
             return report
 
         return give_back
