@@ -69,6 +69,9 @@ FLAGS = (
 #: Headers of the provided device functions that this HIPIFY snapshot does not map (later HIPIFY
 #: releases do); every openhip platform ships the HIP side. Added only where the tables lack them.
 OPENHIP_INCLUDES = {"cuda_bf16.h": "hip/hip_bf16.h", "cuda_fp8.h": "hip/hip_fp8.h"}
+#: Headers this HIPIFY snapshot maps to a path HIP does not install; later HIPIFY releases (and
+#: their tests) use the installed path. Replaces the snapshot's HIP name.
+INCLUDE_CORRECTIONS = {"nvrtc.h": "hip/hiprtc.h"}
 #: HIPIFY's "no HIP equivalent" flags, which a provided name loses.
 _HIP_UNSUPPORTED_BITS = (1 << FLAGS.index("UNSUPPORTED")) | (1 << FLAGS.index("HIP_UNSUPPORTED"))
 KINDS = ("function", "type", "enum_value", "define", "device_function", "device_type", "include")
@@ -274,6 +277,8 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
             flags,
             KINDS.index(row["kind"]),
         )
+        if row["kind"] == "include" and row["cuda_name"] in INCLUDE_CORRECTIONS:
+            entry = (INCLUDE_CORRECTIONS[row["cuda_name"]], *entry[1:])
         table = includes if row["kind"] == "include" else renames
         # HIPIFY merges its maps keeping the first entry of a name; do the same.
         table.setdefault(row["cuda_name"], entry)
@@ -294,7 +299,8 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         "flag bits (bit i = FLAGS[i]), kind index into KINDS.\n"
         "OPENHIP_PROVIDED marks device functions HIPIFY calls unsupported that every openhip\n"
         "platform provides (tools/hipify_provided.txt): hip_name is the CUDA name itself.\n"
-        "INCLUDES also maps cuda_bf16.h and cuda_fp8.h (OPENHIP_INCLUDES in the generator).\n"
+        "INCLUDES also maps cuda_bf16.h and cuda_fp8.h (OPENHIP_INCLUDES in the generator), and\n"
+        "nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).\n"
         "CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.\n"
         "openhip.hipify.maps parses them once, on first use.\n"
         '"""\n',

@@ -5,7 +5,8 @@ cuda_name, hip_name, roc_name, conv index into CONV_TYPES, library index into LI
 flag bits (bit i = FLAGS[i]), kind index into KINDS.
 OPENHIP_PROVIDED marks device functions HIPIFY calls unsupported that every openhip
 platform provides (tools/hipify_provided.txt): hip_name is the CUDA name itself.
-INCLUDES also maps cuda_bf16.h and cuda_fp8.h (OPENHIP_INCLUDES in the generator).
+INCLUDES also maps cuda_bf16.h and cuda_fp8.h (OPENHIP_INCLUDES in the generator), and
+nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).
 CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.
 openhip.hipify.maps parses them once, on first use.
 """
@@ -96,7 +97,7 @@ INCLUDES = (
     'caffe2/utils/math/reduce.cuh\tcaffe2/utils/math/hip/reduce.cuh\t\t41\t10\t1\t6\n'
     'caffe2/operators/gather_op.cuh\tcaffe2/operators/math/gather_op.cuh\t\t41\t10\t1\t6\n'
     'caffe2/core/common_cudnn.h\tcaffe2/core/hip/common_miopen.h\t\t41\t10\t0\t6\n'
-    'nvrtc.h\thiprtc.h\t\t42\t11\t0\t6\n'
+    'nvrtc.h\thip/hiprtc.h\t\t42\t11\t0\t6\n'
     'cuda_bf16.h\thip/hip_bf16.h\t\t41\t1\t0\t6\n'
     'cuda_fp8.h\thip/hip_fp8.h\t\t41\t1\t0\t6\n'
 )

@@ -11,6 +11,7 @@ Advanced Micro Devices, Inc.). The operations on argument ``k`` (0-based):
   APIs, the graph memcpy-to/from-symbol node functions);
 * ``cast_size_t``: wrap it in ``reinterpret_cast<size_t*>(...)`` (rocSPARSE buffer sizes);
   ``cast_void``: in ``reinterpret_cast<const void*>(...)`` (the kernel of ``cudaFuncGetAttributes``);
+  ``cast``: in the cast given (``const_cast<const char**>(...)`` for hipRTC's option lists);
 * ``add``: insert a constant argument before argument ``k`` (after the last one when ``k`` is
   the argument count);
 * ``replace``: replace argument ``k`` by a constant;
@@ -101,6 +102,10 @@ ARG_RULES: dict[str, list[ArgRule]] = {
     # HIP takes the kernel as const void*: a function or void* needs the cast
     "cudaFuncSetCacheConfig": _hip(ArgOp(0, "cast_void")),
     "cudaFuncGetAttributes": _hip(ArgOp(1, "cast_void")),
+    # hipRTC takes const char** where NVRTC takes const char* const*
+    "nvrtcCompileProgram": _hip(ArgOp(2, "cast", "const_cast<const char**>")),
+    "nvrtcCreateProgram": _hip(ArgOp(4, "cast", "const_cast<const char**>"),
+                               ArgOp(5, "cast", "const_cast<const char**>")),
     "cuOccupancyMaxPotentialBlockSize": _hip(ArgOp(3, "remove", data_loss=True)),
     "cuOccupancyMaxPotentialBlockSizeWithFlags": _hip(ArgOp(3, "remove", data_loss=True)),
     # cuDNN -> MIOpen (--roc --miopen)

@@ -373,9 +373,13 @@ class _Translator:
                 if not tokens[a].text.startswith("HIP_SYMBOL"):
                     prefix[a] = "HIP_SYMBOL(" + prefix.get(a, "")
                     suffix[b - 1] = suffix.get(b - 1, "") + ")"
-            elif op.op in ("cast_size_t", "cast_void"):
-                cast = "reinterpret_cast<size_t*>(" if op.op == "cast_size_t" else "reinterpret_cast<const void*>("
-                if not self.render(a, b).startswith(("reinterpret_cast<", "(const void*)", "(void*)")):
+            elif op.op in ("cast_size_t", "cast_void", "cast"):
+                cast = {"cast_size_t": "reinterpret_cast<size_t*>(", "cast_void": "reinterpret_cast<const void*>("
+                        }.get(op.op, op.value + "(")
+                arg = self.render(a, b)
+                if arg in ("nullptr", "NULL", "0"):
+                    continue  # a null pointer needs no cast (and const_cast cannot take nullptr)
+                if not arg.startswith((cast.split("<")[0] + "<", "(const void*)", "(void*)")):
                     prefix[a] = cast + prefix.get(a, "")
                     suffix[b - 1] = suffix.get(b - 1, "") + ")"
             elif op.op == "replace":

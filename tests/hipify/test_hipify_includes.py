@@ -31,7 +31,7 @@ def test_library_headers():
         "#include <hip/hip_runtime.h>\n"
         "#include <hipblas.h>\n#include <hiprand/hiprand_kernel.h>\n#include <hipfft/hipfft.h>\n"
         "#include <hipsparse.h>\n#include <hipsolver.h>\n#include <hipDNN.h>\n"
-        "#include <hipcub/hipcub.hpp>\n#include <hiprtc.h>\n#include <hip/hip_complex.h>\n"
+        "#include <hipcub/hipcub.hpp>\n#include <hip/hiprtc.h>\n#include <hip/hip_complex.h>\n"
         "#include <hip/hip_fp16.h>\n#include <hip/hip_cooperative_groups.h>\n"
     )
 

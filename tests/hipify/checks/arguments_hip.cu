@@ -7,6 +7,8 @@
 #include <cuda_runtime.h>
 // CHECK: #include <hip/hip_fp16.h>
 #include <cuda_fp16.h>
+// CHECK: #include <hip/hiprtc.h>
+#include <nvrtc.h>
 
 __constant__ float coeffs[16];
 __device__ int counter;
@@ -46,6 +48,12 @@ void host(float *d, const float *h, cudaStream_t s) {
   cudaFuncSetCacheConfig(&scale, cudaFuncCachePreferL1);
   // CHECK: hipGraphInstantiateWithFlags(&exec, graph, 0);
   cudaGraphInstantiate(&exec, graph, 0);
+  nvrtcProgram prog;
+  const char *opts[] = {"-O3"}, *headers = nullptr;
+  // CHECK: hiprtcCompileProgram(prog, 1, const_cast<const char**>(opts));
+  nvrtcCompileProgram(prog, 1, opts);
+  // CHECK: hiprtcCreateProgram(&prog, "src", "k.cu", 1, const_cast<const char**>(&headers), nullptr);
+  nvrtcCreateProgram(&prog, "src", "k.cu", 1, &headers, nullptr);
 #if CUDA_VERSION >= 11010
   // CHECK: hipGraphMemcpyNodeSetParamsToSymbol(node, HIP_SYMBOL(coeffs), h, 64, 0, hipMemcpyHostToDevice);
   cudaGraphMemcpyNodeSetParamsToSymbol(node, coeffs, h, 64, 0, cudaMemcpyHostToDevice);

@@ -15,7 +15,7 @@
 #include <cudnn.h>
 // CHECK: #include <hipcub/hipcub.hpp>
 #include <cub/cub.cuh>
-// CHECK: #include <hiprtc.h>
+// CHECK: #include <hip/hiprtc.h>
 #include <nvrtc.h>
 // CHECK: #include <hip/hip_complex.h>
 #include <cuComplex.h>

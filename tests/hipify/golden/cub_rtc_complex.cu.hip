@@ -1,6 +1,6 @@
 #include <hip/hip_runtime.h>
 #include <hipcub/hipcub.hpp>
-#include <hiprtc.h>
+#include <hip/hiprtc.h>
 #include <hip/hip_complex.h>
 
 using namespace hipcub;
