@@ -259,7 +259,16 @@ class CpuPlatform(Platform):
         if nbytes <= 0:
             return
         lib = self._lib()
+        if stream is None:
+            self._after_default_stream()
         self._check(lib.ohcpu_memcpy(stream, dst, src, nbytes, stream is not None), routine)
+
+    def _after_default_stream(self) -> None:
+        """A copy or memset given no stream runs on the host at once: first let the work
+        queued on the default stream finish, so it is ordered after it (an ``_async`` copy on
+        the default stream, and a kernel launched there just before, must not be reordered)."""
+        if self._lib().ohcpu_stream_busy(None) == 1:
+            self.stream_synchronize(0, None)
 
     def copy_htod(self, device: int, dst: int, src_host: int, nbytes: int, stream: Any) -> None:
         self._copy(dst, src_host, nbytes, stream, "hipMemcpyHtoD")
@@ -273,6 +282,8 @@ class CpuPlatform(Platform):
     def memset(self, device: int, dst: int, value: int, nbytes: int, stream: Any) -> None:
         if nbytes <= 0:
             return
+        if stream is None:
+            self._after_default_stream()
         self._check(self._lib().ohcpu_memset(stream, dst, value & 0xFF, nbytes,
                                              stream is not None), "hipMemset")
 
