@@ -102,6 +102,8 @@ ARG_RULES: dict[str, list[ArgRule]] = {
     # HIP takes the kernel as const void*: a function or void* needs the cast
     "cudaFuncSetCacheConfig": _hip(ArgOp(0, "cast_void")),
     "cudaFuncGetAttributes": _hip(ArgOp(1, "cast_void")),
+    "cudaFuncSetAttribute": _hip(ArgOp(0, "cast_void")),
+    "cudaLaunchCooperativeKernel": _hip(ArgOp(0, "cast_void")),
     # hipRTC takes const char** where NVRTC takes const char* const*
     "nvrtcCompileProgram": _hip(ArgOp(2, "cast", "const_cast<const char**>")),
     "nvrtcCreateProgram": _hip(ArgOp(4, "cast", "const_cast<const char**>"),
