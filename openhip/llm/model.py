@@ -109,7 +109,8 @@ class Model:
         self._att_exprs = (f"oh_attention<{kt}, {vt}>", f"oh_attention_split<{kt}, {vt}>")
         kernels.module("forward", self._fwd_exprs)
         kernels.module("attention", self._att_exprs)
-        if any(t.name in _Q8_TYPES for t, _ in self.weights.values()):
+        self._has_q8 = any(t.name in _Q8_TYPES for t, _ in self.weights.values())
+        if self._has_q8:
             kernels.module("quant")
 
     def _k(self, name: str):
@@ -183,11 +184,13 @@ class Model:
             self._k(f"oh_matmul<{t.id}>")(_grid(N), _BLOCK, (w, x, y, N, K, T))
         return y
 
-    def _quant_q8(self, x: Any, n: int) -> Any:
-        if not any(t.name in _Q8_TYPES for t, _ in self.weights.values()):
+    def _quant_q8(self, x: Any, T: int, K: int) -> Any:
+        """x [T, K] quantised to Q8_0 rows (for the integer matmul), T rounded up to a multiple
+        of 4 rows (the matmul reads token tiles of 4; the extra rows are not initialised)."""
+        if not self._has_q8:
             return None
-        nb = n // 32
-        xq = self._scratch(nb * 34, np.uint8)
+        nb = T * K // 32
+        xq = self._scratch((T + 3) // 4 * 4 * (K // 32) * 34, np.uint8)
         self._k("oh_quantize<8>")(_grid(nb), _BLOCK, (x, xq, nb))
         return xq
 
@@ -218,7 +221,7 @@ class Model:
             p = f"blk.{layer}."
             self._k("oh_rmsnorm")(_grid(T), _BLOCK, (x, self.vectors[p + "attn_norm.weight"],
                                                      hbuf, None, T, dim, h.eps))
-            hq = self._quant_q8(hbuf, T * dim)
+            hq = self._quant_q8(hbuf, T, dim)
             q = self._matmul(p + "attn_q.weight", hbuf, hq, T, dim)
             k = self._matmul(p + "attn_k.weight", hbuf, hq, T, dim)
             v = self._matmul(p + "attn_v.weight", hbuf, hq, T, dim)
@@ -251,16 +254,16 @@ class Model:
                     _grid(T * nh), _BLOCK,
                     (q, cache.k[layer], cache.v[layer], att, seq, pos, T, nh, nkv, hd,
                      cache.n_ctx, scale))
-            aq = self._quant_q8(att, T * nh * hd)
+            aq = self._quant_q8(att, T, nh * hd)
             o = self._matmul(p + "attn_output.weight", att, aq, T, nh * hd)
             self._k("oh_residual")(_grid(T * dim), _BLOCK, (x, o, T * dim))
             self._k("oh_rmsnorm")(_grid(T), _BLOCK, (x, self.vectors[p + "ffn_norm.weight"],
                                                      hbuf, None, T, dim, h.eps))
-            hq = self._quant_q8(hbuf, T * dim)
+            hq = self._quant_q8(hbuf, T, dim)
             g = self._matmul(p + "ffn_gate.weight", hbuf, hq, T, dim)
             u = self._matmul(p + "ffn_up.weight", hbuf, hq, T, dim)
             self._k("oh_swiglu")(_grid(T * h.ffn), _BLOCK, (g, u, g, T * h.ffn))
-            gq = self._quant_q8(g, T * h.ffn)
+            gq = self._quant_q8(g, T, h.ffn)
             d = self._matmul(p + "ffn_down.weight", g, gq, T, h.ffn)
             self._k("oh_residual")(_grid(T * dim), _BLOCK, (x, d, T * dim))
         rows = list(range(T)) if out_rows is None else out_rows
@@ -269,7 +272,7 @@ class Model:
         self._k("oh_rmsnorm")(_grid(R), _BLOCK, (x, self.vectors["output_norm.weight"], hr,
                                                  self._upload_small(np.asarray(rows, np.int32)), R,
                                                  dim, h.eps))
-        logits = self._matmul("output.weight", hr, self._quant_q8(hr, R * dim), R, dim)
+        logits = self._matmul("output.weight", hr, self._quant_q8(hr, R, dim), R, dim)
         self.device.synchronize()
         self._keep = []
         return logits

@@ -108,29 +108,32 @@ __global__ void oh_matmul(const uint8_t* __restrict__ W, const float* __restrict
 }
 
 // The integer values of one weight block of a symmetric type (Q8_0, Q4_0, Q5_0) and its scale.
-template <int WT> __device__ __forceinline__ float oh_block_ints(const uint8_t* b, int* q);
-template <> __device__ __forceinline__ float oh_block_ints<OH_Q8_0>(const uint8_t* b, int* q) {
+template <int WT> __device__ __forceinline__ float oh_block_i8(const uint8_t* b, int8_t* q);
+template <> __device__ __forceinline__ float oh_block_i8<OH_Q8_0>(const uint8_t* b, int8_t* q) {
     for (int j = 0; j < 32; ++j) q[j] = (int8_t)b[2 + j];
     return oh_half_at(b);
 }
-template <> __device__ __forceinline__ float oh_block_ints<OH_Q4_0>(const uint8_t* b, int* q) {
+template <> __device__ __forceinline__ float oh_block_i8<OH_Q4_0>(const uint8_t* b, int8_t* q) {
     for (int j = 0; j < 16; ++j) {
-        q[j] = (b[2 + j] & 0x0f) - 8;
-        q[j + 16] = (b[2 + j] >> 4) - 8;
+        q[j] = (int8_t)((b[2 + j] & 0x0f) - 8);
+        q[j + 16] = (int8_t)((b[2 + j] >> 4) - 8);
     }
     return oh_half_at(b);
 }
-template <> __device__ __forceinline__ float oh_block_ints<OH_Q5_0>(const uint8_t* b, int* q) {
+template <> __device__ __forceinline__ float oh_block_i8<OH_Q5_0>(const uint8_t* b, int8_t* q) {
     const uint32_t qh = oh_u32(b + 2);
     for (int j = 0; j < 16; ++j) {
-        q[j] = ((b[6 + j] & 0x0f) | (int)(((qh >> j) & 1u) << 4)) - 16;
-        q[j + 16] = ((b[6 + j] >> 4) | (int)(((qh >> (j + 16)) & 1u) << 4)) - 16;
+        q[j] = (int8_t)(((b[6 + j] & 0x0f) | (int)(((qh >> j) & 1u) << 4)) - 16);
+        q[j + 16] = (int8_t)(((b[6 + j] >> 4) | (int)(((qh >> (j + 16)) & 1u) << 4)) - 16);
     }
     return oh_half_at(b);
 }
 
-// As oh_matmul with the activations quantised to Q8_0 (Xq: T rows of K/32 blocks, as ggml's
-// vec_dot_q*_0_q8_0): an exact integer dot product per block, scaled by d_w * d_x.
+// As oh_matmul with the activations quantised to Q8_0 (Xq: rows of K/32 blocks, as ggml's
+// vec_dot_q*_0_q8_0): an exact integer dot product per block, scaled by d_w * d_x. Tokens go in
+// tiles of 4 sharing each weight block; Xq holds T rounded up to a multiple of 4 rows (the extra
+// rows are read, their results not stored). Each token's dot product is its own loop: GCC 12.2
+// -O3 miscompiles the form with four interleaved int8 reductions in one loop.
 template <int WT>
 __global__ void oh_matmul_q8(const uint8_t* __restrict__ W, const uint8_t* __restrict__ Xq,
                              float* __restrict__ Y, int N, int K, int T) {
@@ -139,19 +142,22 @@ __global__ void oh_matmul_q8(const uint8_t* __restrict__ W, const uint8_t* __res
     const int n = blockIdx.x * blockDim.x + threadIdx.x;
     if (n >= N) return;
     const uint8_t* row = W + (long long)n * nb * BB;
+    const long long ts = (long long)nb * 34;  // bytes per token row of Xq
     for (int t0 = 0; t0 < T; t0 += 4) {
-        const int nt = min(4, T - t0);
         float acc[4] = {0, 0, 0, 0};
+        const uint8_t* x0 = Xq + (long long)t0 * ts;
         for (int b = 0; b < nb; ++b) {
-            int q[32];
-            const float dw = oh_block_ints<WT>(row + (long long)b * BB, q);
-            for (int tt = 0; tt < nt; ++tt) {
-                const uint8_t* xb = Xq + ((long long)(t0 + tt) * nb + b) * 34;
+            int8_t q[32];
+            const float dw = oh_block_i8<WT>(row + (long long)b * BB, q);
+            const uint8_t* xb = x0 + (long long)b * 34;
+            for (int tt = 0; tt < 4; ++tt) {
+                const int8_t* xs = (const int8_t*)(xb + tt * ts + 2);
                 int sumi = 0;
-                for (int j = 0; j < 32; ++j) sumi += q[j] * (int)(int8_t)xb[2 + j];
-                acc[tt] = fmaf((float)sumi, dw * oh_half_at(xb), acc[tt]);
+                for (int j = 0; j < 32; ++j) sumi += (int)q[j] * (int)xs[j];
+                acc[tt] = fmaf((float)sumi, dw * oh_half_at(xb + tt * ts), acc[tt]);
             }
         }
+        const int nt = min(4, T - t0);
         for (int tt = 0; tt < nt; ++tt) Y[(long long)(t0 + tt) * N + n] = acc[tt];
     }
 }
