@@ -391,7 +391,10 @@ class MemoryPool:
         try:
             event = None
             if platform.stream_busy(index, handle):
-                event = self._spare.pop() if self._spare else platform.event_create(index)
+                try:
+                    event = self._spare.pop()
+                except IndexError:  # (another thread took the last one)
+                    event = platform.event_create(index)
                 platform.event_record(index, event, handle)
             elif self._check is not None:  # a kernel still running is checked when done
                 report = self._check(index, ptr)
