@@ -42,9 +42,12 @@ _FAMILIES: dict[str, Family] = {}
 def ctype(dtype: Any) -> str:
     """The C++ storage type of ``dtype`` in the kernels; TypeError for one they lack."""
     try:
-        return _ctype(dtype)
+        name = _ctype(dtype)
     except KeyError:
         raise TypeError(f"openhip.numpy has no kernels for dtype {np.dtype(dtype)}") from None
+    # the template itself, not its typedef: hiprtc (ROCm 5.2) cannot lower name expressions
+    # that spell a typedef
+    return {"oh_c64": "ohc<float>", "oh_c128": "ohc<double>"}.get(name, name)
 
 
 def load(filename: str, variant: str, exprs: Sequence[str], device: Any = None) -> Any:

@@ -37,6 +37,11 @@ template <class R> __device__ __forceinline__ ohc<R> oh_scale(ohc<R> a, double s
   return mkc<R>((R)(a.re * s), (R)(a.im * s));
 }
 template <class A> __device__ __forceinline__ A oh_sqrt(A a) { return (A)sqrt((double)a); }
+template <class R> __device__ __forceinline__ ohc<R> oh_sqrt(ohc<R> z) {  // principal root
+  const R m = (R)sqrt((double)z.re * z.re + (double)z.im * z.im);
+  const R re = (R)sqrt((double)((m + z.re) / 2)), im = (R)sqrt((double)((m - z.re) / 2));
+  return mkc<R>(re, z.im < 0 ? -im : im);
+}
 __device__ __forceinline__ float oh_sqrt(float a) { return sqrtf(a); }
 
 template <class A> struct oh_lim {  // identities of min/max (integers)
@@ -48,12 +53,12 @@ template <> struct oh_lim<bool> {
   static __device__ __forceinline__ bool hi() { return true; }
 };
 template <> struct oh_lim<float> {
-  static __device__ __forceinline__ float lo() { return -HUGE_VALF; }
-  static __device__ __forceinline__ float hi() { return HUGE_VALF; }
+  static __device__ __forceinline__ float lo() { return -__int_as_float(0x7f800000); }
+  static __device__ __forceinline__ float hi() { return __int_as_float(0x7f800000); }
 };
 template <> struct oh_lim<double> {
-  static __device__ __forceinline__ double lo() { return -HUGE_VAL; }
-  static __device__ __forceinline__ double hi() { return HUGE_VAL; }
+  static __device__ __forceinline__ double lo() { return -__longlong_as_double(0x7ff0000000000000LL); }
+  static __device__ __forceinline__ double hi() { return __longlong_as_double(0x7ff0000000000000LL); }
 };
 
 // ---------------------------------------------------------------------------------------
