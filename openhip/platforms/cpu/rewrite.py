@@ -1160,6 +1160,10 @@ def _interchanged(data: bytes, loop, aliases: set[str], helpers: dict, sync_name
     if init is None or cond is None or update is None or body is None or \
             init.type != "declaration" or loop.has_error:
         return None
+    before = loop.prev_named_sibling
+    if before is not None and before.type.startswith("preproc") and \
+            before.end_point[0] + 1 >= loop.start_point[0]:
+        return None  # a #pragma (unroll) for this loop: it would precede an if
     declarators = init.children_by_field_name("declarator")
     type_node = init.child_by_field_name("type")
     if len(declarators) != 1 or declarators[0].type != "init_declarator" or type_node is None \

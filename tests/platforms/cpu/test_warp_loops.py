@@ -257,3 +257,16 @@ def test_signed_tree_splits(monkeypatch):
                     if "if (t < k) s[t] += s[t + k];" in s)
         assert re.search(rf"warp_loops\.hip:{line}:\d+: optimized: loop split",
                          mod.program.log), mod.program.log[-3000:]
+
+
+@pytest.mark.parametrize("limit", [256, 100, 1])
+def test_stride_after_exits(mods, limit):
+    n = 3000
+    x = np.random.default_rng(limit).integers(0, 8, n).astype(np.float32)
+    assert mods["regions"].program.metadata["kernels"]["gs_exits"].get("stride_loops") == 1
+    got = run(mods, "gs_exits", 1, 256,
+              lambda: (hip.asarray(x), hip.full(256, -1, np.float32), np.int32(n),
+                       np.uint32(limit)), 1)
+    per = np.array([x[t::256].astype(np.float64).sum() * 3 for t in range(256)])
+    want = np.where(np.arange(256) < limit, per + per[0], -1)
+    assert np.array_equal(got, want.astype(np.float32))

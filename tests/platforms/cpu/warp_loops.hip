@@ -151,3 +151,16 @@ extern "C" __global__ void helper_sum(const float *in, float *out) {
   float total = block_sum<256>(in[blockIdx.x * 256 + threadIdx.x], smem);
   if (threadIdx.x == 0) out[blockIdx.x] = total;
 }
+
+// a stride loop after some threads exited, and one under #pragma unroll (left as written)
+extern "C" __global__ void gs_exits(const float *in, float *out, int n, unsigned limit) {
+  __shared__ float s[256];
+  if (threadIdx.x >= limit) return;
+  float a = 0.0f, b = 0.0f;
+  for (int i = threadIdx.x; i < n; i += blockDim.x) a += in[i];
+#pragma unroll 4
+  for (int i = threadIdx.x; i < n; i += blockDim.x) b += 2.0f * in[i];
+  s[threadIdx.x] = a + b;
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x] + s[0];
+}
