@@ -48,6 +48,7 @@ class ArgOp(NamedTuple):
     to: int = -1
     count: int = 1
     data_loss: bool = False
+    arity: int = -1  #: apply only to calls with this many arguments (-1: any)
 
 
 class ArgRule(NamedTuple):
@@ -170,6 +171,9 @@ _sparse("SpMM_bufferSize", ArgOp(10, "add", "rocsparse_spmm_stage_compute"), Arg
 _sparse("SpSM_analysis", ArgOp(9, "replace", "rocsparse_spsm_stage_compute"), ArgOp(10, "add", "nullptr"))
 _sparse("SpSM_solve", ArgOp(9, "replace", "rocsparse_spsm_stage_compute"), ArgOp(10, "add", "nullptr"),
         ArgOp(11, "add", "nullptr"))
+# hipSPARSE's SpSM_solve takes the external buffer CUDA 12 dropped
+# (CUDA 12's 10-argument form only; CUDA 11's passed the buffer itself)
+ARG_RULES["cusparseSpSM_solve"] += _hip(ArgOp(10, "add", "nullptr", arity=10))
 _sparse("Xcsrgeam2Nnz", ArgOp(14, "remove"))
 _sparse("SpMM", ArgOp(10, "add", "rocsparse_spmm_stage_compute, nullptr"))
 _sparse("SpMM_preprocess", ArgOp(10, "add", "rocsparse_spmm_stage_preprocess, nullptr"))

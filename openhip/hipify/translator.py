@@ -356,6 +356,8 @@ class _Translator:
         tokens, prefix, suffix = self.tokens, self.prefix, self.suffix
         for op in rule.ops:
             k = op.index
+            if op.arity >= 0 and op.arity != n:
+                continue
             if op.op == "add":
                 if k < n:
                     a = args[k][0]

@@ -9,6 +9,8 @@
 #include <cuda_fp16.h>
 // CHECK: #include <hip/hiprtc.h>
 #include <nvrtc.h>
+// CHECK: #include <hipsparse.h>
+#include <cusparse.h>
 
 __constant__ float coeffs[16];
 __device__ int counter;
@@ -54,6 +56,15 @@ void host(float *d, const float *h, cudaStream_t s) {
   nvrtcCompileProgram(prog, 1, opts);
   // CHECK: hiprtcCreateProgram(&prog, "src", "k.cu", 1, const_cast<const char**>(&headers), nullptr);
   nvrtcCreateProgram(&prog, "src", "k.cu", 1, &headers, nullptr);
+  cusparseHandle_t sp;
+  cusparseSpMatDescr_t A;
+  cusparseDnMatDescr_t B, C;
+  cusparseSpSMDescr_t sm;
+  // CUDA 12's SpSM_solve lost the buffer hipSPARSE still takes; CUDA 11's form is kept
+  // CHECK: hipsparseSpSM_solve(sp, HIPSPARSE_OPERATION_NON_TRANSPOSE, HIPSPARSE_OPERATION_NON_TRANSPOSE, h, A, B, C, HIP_R_32F, HIPSPARSE_SPSM_ALG_DEFAULT, sm, nullptr);
+  cusparseSpSM_solve(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, h, A, B, C, CUDA_R_32F, CUSPARSE_SPSM_ALG_DEFAULT, sm);
+  // CHECK: hipsparseSpSM_solve(sp, HIPSPARSE_OPERATION_NON_TRANSPOSE, HIPSPARSE_OPERATION_NON_TRANSPOSE, h, A, B, C, HIP_R_32F, HIPSPARSE_SPSM_ALG_DEFAULT, sm, d);
+  cusparseSpSM_solve(sp, CUSPARSE_OPERATION_NON_TRANSPOSE, CUSPARSE_OPERATION_NON_TRANSPOSE, h, A, B, C, CUDA_R_32F, CUSPARSE_SPSM_ALG_DEFAULT, sm, d);
 #if CUDA_VERSION >= 11010
   // CHECK: hipGraphMemcpyNodeSetParamsToSymbol(node, HIP_SYMBOL(coeffs), h, 64, 0, hipMemcpyHostToDevice);
   cudaGraphMemcpyNodeSetParamsToSymbol(node, coeffs, h, 64, 0, cudaMemcpyHostToDevice);

@@ -23,4 +23,6 @@ void sparse(cusparseHandle_t h, int m, int n, int nnz, cusparseMatDescr_t d, flo
   cusparseSpMV(h, CUSPARSE_OPERATION_NON_TRANSPOSE, alpha, A, x, beta, y, CUDA_R_32F, CUSPARSE_SPMV_ALG_DEFAULT, buf);
   // CHECK: rocsparse_csrgeam_nnz(h, m, n, d, nnz, rp, ci, d, nnz, rp, ci, d, rp, bytes);
   cusparseXcsrgeam2Nnz(h, m, n, d, nnz, rp, ci, d, nnz, rp, ci, d, rp, bytes, buf);
+  // CHECK: rocsparse_scsrgeam(h, m, n, v, d, nnz, v, rp, ci, v, d, nnz, v, rp, ci, d, v, rp, ci);
+  cusparseScsrgeam2(h, m, n, v, d, nnz, v, rp, ci, v, d, nnz, v, rp, ci, d, v, rp, ci, buf);
 }
