@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <map>
@@ -373,9 +374,12 @@ const hipDeviceProp_t& properties() {
     d.maxGridSize[0] = 2147483647;
     d.maxGridSize[1] = 65535;
     d.maxGridSize[2] = 65535;
+    // clockRate is the rate of the device's clock() (CUDA code waits for clockRate * ms
+    // ticks): on the CPU platform that is the C library's clock(), CLOCKS_PER_SEC;
+    // clock64() counts CPU cycles, at clockInstructionRate.
     const double mhz = atof(cpuinfo_field("cpu MHz").c_str());
-    d.clockRate = mhz > 0 ? int(mhz * 1000) : 2000000;
-    d.clockInstructionRate = d.clockRate;
+    d.clockRate = int(CLOCKS_PER_SEC / 1000);
+    d.clockInstructionRate = mhz > 0 ? int(mhz * 1000) : 2000000;
     d.totalConstMem = 65536;
     d.major = 8;  // reported as a CUDA compute capability 8.0 device (sample code checks it)
     d.minor = 0;
