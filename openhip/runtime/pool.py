@@ -34,6 +34,10 @@ next owner's data. On the CPU platform the red zones sit at the end of the *requ
 class (the pool moves the tail zone when it hands a block out), so the post-launch check sees a
 write one byte past the request, and the return checks the zones as ``free`` does: an explicit
 ``free()`` raises HipError ``hipErrorIllegalAddress``, a return by the garbage collector warns.
+One exception: a block handed back to its own stream for a smaller request while work queued
+before its return may still use it keeps its zone at the larger, previous end (moving it would
+write the block from the host under that work, or make that work's check see the smaller
+extent); the zone moves at a later hand-out. The pool never writes a block nor waits for it.
 A block's old contents are not cleared (``empty`` is uninitialised, as with numpy and CuPy).
 
 **Limit.** ``set_limit(size=...)`` / ``set_limit(fraction=...)`` caps the bytes the pool holds
@@ -131,7 +135,7 @@ class _Cached:
 class PooledBuffer(DeviceBuffer):
     """A DeviceBuffer whose memory is a pool block: releasing it returns the block."""
 
-    __slots__ = ("_pool", "_cls", "_sref")
+    __slots__ = ("_pool", "_cls", "_sref", "_zone")
 
     def _release(self, explicit: bool) -> None:
         ptr, self._ptr = self._ptr, None
@@ -141,10 +145,10 @@ class PooledBuffer(DeviceBuffer):
         if ex is not None:
             with _export_lock:
                 if ex.count or ex.arrays:  # the last export returns the block (settle)
-                    ex.pending = (_PendingReturn(self._pool, self._cls, self.nbytes,
+                    ex.pending = (_PendingReturn(self._pool, self._cls, self._zone,
                                                  self._sref), ptr)
                     return
-        report = self._pool._give_back(ptr, self._cls, self.nbytes, self._sref)
+        report = self._pool._give_back(ptr, self._cls, self._zone, self._sref)
         if report:
             if explicit:
                 raise HipError("hipErrorIllegalAddress", report, routine="hipFree")
@@ -266,15 +270,19 @@ class MemoryPool:
             block = self._take_locked(cls, s)
             if block is None:
                 reserved = self._reserve_locked(cls)
+        zone = nbytes  # where the block's CPU red zone starts once handed out
         if block is not None:
             ptr = block.ptr
             if block.size != nbytes and self._resize is not None:
-                # Moving the CPU red zone writes the block from the host now: work queued
-                # before the block's return may still read or write it (a reduction's
-                # partials), so let that work finish first.
-                if block.event is not None and not self._completed(block.event):
-                    self._platform.event_synchronize(self._index, block.event)
-                self._resize(self._index, ptr, nbytes)
+                # Moving the red zone down writes canary bytes from the host now, and makes
+                # the post-launch check see the smaller extent: work queued before the
+                # block's return (same stream) may still use the old extent (a reduction's
+                # partials). Then the zone stays where it is (the guard is looser until a
+                # later hand-out), and the host never writes under queued work nor waits.
+                if nbytes > block.size or self._completed(block.event):
+                    self._resize(self._index, ptr, nbytes)
+                else:
+                    zone = block.size
             if block.event is not None:
                 with self._lock:
                     self._spare_event(block.event)
@@ -285,6 +293,7 @@ class MemoryPool:
         buf = PooledBuffer(ptr, nbytes, self.device)
         buf._pool = self
         buf._cls = cls
+        buf._zone = zone
         sref = s.__dict__.get("_pool_wref")
         if sref is None:
             sref = s._pool_wref = weakref.ref(s)

@@ -153,6 +153,40 @@ def _check_stream_order(pool, k, flag, s1, s2):
     del b, c2, e, f
 
 
+def test_smaller_reuse_on_a_busy_stream_neither_waits_nor_writes_the_block(pool, device):
+    """A block returned to its busy stream and handed out again there for a smaller request:
+    the allocation does not wait for the queued kernel, the kernel's writes over the old extent
+    are neither clobbered (canary bytes) nor reported; once idle, a later hand-out moves the
+    red zone to the new request's end."""
+    if device.platform != "cpu":
+        pytest.skip("red zones and the flag through a numpy view: CPU platform only")
+    import ctypes
+
+    k = _kernels().get_function("wait_then_fill")
+    s1 = hip.Stream()
+    flag = hip.zeros(1, np.int32)
+    n = 100
+    a = pool.malloc(n * 4, stream=s1)
+    ptr = a.ptr
+    k(1, 64, (flag, 10**10, a, n, 7), stream=s1)  # writes all n ints once released
+    del a
+    try:
+        b = pool.malloc(16, stream=s1)  # the same class and stream: a's block, at once
+        assert b.ptr == ptr and not s1.query()  # the kernel still runs: nobody waited
+    finally:
+        np.asarray(flag)[0] = 1
+    s1.synchronize()  # no hipErrorIllegalAddress: the kernel wrote inside its own extent
+    old = np.ctypeslib.as_array((ctypes.c_int32 * n).from_address(ptr))
+    assert (old == 7).all()  # nothing of it was overwritten by a canary
+    del b
+    c = pool.malloc(16, stream=s1)  # idle now: the zone moves to 16 bytes
+    assert c.ptr == ptr
+    k(1, 64, (flag, 0, c, 5, 1), stream=s1)  # 20 bytes into a 16-byte request
+    with pytest.raises(hip.HipError) as err:
+        s1.synchronize()
+    assert err.value.status == "hipErrorIllegalAddress" and "(16 bytes)" in str(err.value)
+
+
 def test_limit_raises_with_the_figures(pool):
     pool.set_limit(size=4096)
     assert pool.get_limit() == 4096
