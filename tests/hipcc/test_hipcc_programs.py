@@ -42,6 +42,14 @@ def test_program_runs_and_checks_itself(name, passed):
     assert passed in proc.stdout
 
 
+def test_cuda_in_a_cpp_file_with_its_kernel_in_a_local_header():
+    # -x cu: the .cpp is CUDA (hipified); the kernel, its extern __shared__ array (in a
+    # templated helper) and its barrier are in header_kernel.cuh, spliced into the unit
+    proc = openhip("run", "-x", "cu", str(PROGRAMS / "header_kernel.cpp"))
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "PASSED (0 errors)" in proc.stdout
+
+
 def test_several_source_files_with_hipcc(tmp_path):
     exe = tmp_path / "multi"
     proc = openhip("hipcc", str(PROGRAMS / "multi_main.cpp"), str(PROGRAMS / "multi_kernels.hip"),
