@@ -79,6 +79,7 @@ class Model:
         self.deterministic = bool(deterministic)
         self.device = hip.get_device()
         self._keep: list[Any] = []
+        self._bufs: dict[tuple, Any] = {}
         self._upload()
         self._build_kernels()
         self.cache = KVCache(h.n_layer, 1, n_ctx, h.n_kv * h.head_dim, self.cache_type_k,
@@ -164,7 +165,17 @@ class Model:
         return out
 
     # ------------------------------------------------------------------ forward
-    def _scratch(self, n: int, dtype: Any) -> Any:
+    def _scratch(self, n: int, dtype: Any, name: str | None = None) -> Any:
+        """A device buffer of n values: ``name``d ones are kept on the model and reused by every
+        pass of the same size (a decode step allocates nothing); others live for one pass."""
+        if name is not None:
+            key = (name, n, np.dtype(dtype).str)
+            a = self._bufs.get(key)
+            if a is None:
+                if len(self._bufs) > 256:
+                    self._bufs.clear()
+                a = self._bufs[key] = hip.empty(n, dtype)
+            return a
         a = hip.empty(n, dtype)
         self._keep.append(a)
         return a
@@ -174,23 +185,23 @@ class Model:
         self._keep.append(a)
         return a
 
-    def _matmul(self, name: str, x: Any, xq: Any, T: int, K: int) -> Any:
+    def _matmul(self, name: str, x: Any, xq: Any, T: int, K: int, out: str | None = None) -> Any:
         t, w = self.weights[name]
         N = w.nbytes // row_bytes(t, K)
-        y = self._scratch(T * N, np.float32)
+        y = self._scratch(T * N, np.float32, out)
         if t.name in _Q8_TYPES:
             self._k(f"oh_matmul_q8<{t.id}>")(_grid(N), _BLOCK, (w, xq, y, N, K, T))
         else:
             self._k(f"oh_matmul<{t.id}>")(_grid(N), _BLOCK, (w, x, y, N, K, T))
         return y
 
-    def _quant_q8(self, x: Any, T: int, K: int) -> Any:
+    def _quant_q8(self, x: Any, T: int, K: int, out: str | None = None) -> Any:
         """x [T, K] quantised to Q8_0 rows (for the integer matmul), T rounded up to a multiple
         of 4 rows (the matmul reads token tiles of 4; the extra rows are not initialised)."""
         if not self._has_q8:
             return None
         nb = T * K // 32
-        xq = self._scratch((T + 3) // 4 * 4 * (K // 32) * 34, np.uint8)
+        xq = self._scratch((T + 3) // 4 * 4 * (K // 32) * 34, np.uint8, out)
         self._k("oh_quantize<8>")(_grid(nb), _BLOCK, (x, xq, nb))
         return xq
 
@@ -210,10 +221,10 @@ class Model:
         pos = self._upload_small(np.asarray(positions, np.int32))
         slot = self._upload_small(np.asarray(seqs, np.int64) * cache.n_ctx + np.asarray(positions))
         et, ew = self.weights["token_embd.weight"]
-        x = self._scratch(T * dim, np.float32)
+        x = self._scratch(T * dim, np.float32, "x")
         nb = dim // et.block
         self._k(f"oh_embed<{et.id}>")(_grid(T * nb), _BLOCK, (ew, ids, x, T, dim))
-        hbuf = self._scratch(T * dim, np.float32)
+        hbuf = self._scratch(T * dim, np.float32, "h")
         kt, vt = cache.kt, cache.vt
         scale = float(1.0 / np.sqrt(hd))
         split = self._n_split(T, max(positions) + 1)
@@ -221,10 +232,10 @@ class Model:
             p = f"blk.{layer}."
             self._k("oh_rmsnorm")(_grid(T), _BLOCK, (x, self.vectors[p + "attn_norm.weight"],
                                                      hbuf, None, T, dim, h.eps))
-            hq = self._quant_q8(hbuf, T, dim)
-            q = self._matmul(p + "attn_q.weight", hbuf, hq, T, dim)
-            k = self._matmul(p + "attn_k.weight", hbuf, hq, T, dim)
-            v = self._matmul(p + "attn_v.weight", hbuf, hq, T, dim)
+            hq = self._quant_q8(hbuf, T, dim, "hq")
+            q = self._matmul(p + "attn_q.weight", hbuf, hq, T, dim, "q")
+            k = self._matmul(p + "attn_k.weight", hbuf, hq, T, dim, "k")
+            v = self._matmul(p + "attn_v.weight", hbuf, hq, T, dim, "v")
             if h.qkv_bias:
                 for vec, bias, w in ((q, "attn_q.bias", nh * hd), (k, "attn_k.bias", nkv * hd),
                                      (v, "attn_v.bias", nkv * hd)):
@@ -240,9 +251,9 @@ class Model:
                                              (k, cache.k[layer], slot, T, w))
             self._k(f"oh_kv_store<{vt.id}>")(_grid(T * (w // vt.block)), _BLOCK,
                                              (v, cache.v[layer], slot, T, w))
-            att = self._scratch(T * nh * hd, np.float32)
+            att = self._scratch(T * nh * hd, np.float32, "att")
             if split > 1:
-                part = self._scratch(T * nh * split * (hd + 2), np.float32)
+                part = self._scratch(T * nh * split * (hd + 2), np.float32, "part")
                 self._k(f"oh_attention_split<{kt.id}, {vt.id}>")(
                     _grid(T * nh * split), _BLOCK,
                     (q, cache.k[layer], cache.v[layer], part, seq, pos, T, nh, nkv, hd,
@@ -254,17 +265,17 @@ class Model:
                     _grid(T * nh), _BLOCK,
                     (q, cache.k[layer], cache.v[layer], att, seq, pos, T, nh, nkv, hd,
                      cache.n_ctx, scale))
-            aq = self._quant_q8(att, T, nh * hd)
-            o = self._matmul(p + "attn_output.weight", att, aq, T, nh * hd)
+            aq = self._quant_q8(att, T, nh * hd, "aq")
+            o = self._matmul(p + "attn_output.weight", att, aq, T, nh * hd, "o")
             self._k("oh_residual")(_grid(T * dim), _BLOCK, (x, o, T * dim))
             self._k("oh_rmsnorm")(_grid(T), _BLOCK, (x, self.vectors[p + "ffn_norm.weight"],
                                                      hbuf, None, T, dim, h.eps))
-            hq = self._quant_q8(hbuf, T, dim)
-            g = self._matmul(p + "ffn_gate.weight", hbuf, hq, T, dim)
-            u = self._matmul(p + "ffn_up.weight", hbuf, hq, T, dim)
+            hq = self._quant_q8(hbuf, T, dim, "hq")
+            g = self._matmul(p + "ffn_gate.weight", hbuf, hq, T, dim, "g")
+            u = self._matmul(p + "ffn_up.weight", hbuf, hq, T, dim, "u")
             self._k("oh_swiglu")(_grid(T * h.ffn), _BLOCK, (g, u, g, T * h.ffn))
-            gq = self._quant_q8(g, T, h.ffn)
-            d = self._matmul(p + "ffn_down.weight", g, gq, T, h.ffn)
+            gq = self._quant_q8(g, T, h.ffn, "gq")
+            d = self._matmul(p + "ffn_down.weight", g, gq, T, h.ffn, "o")
             self._k("oh_residual")(_grid(T * dim), _BLOCK, (x, d, T * dim))
         rows = list(range(T)) if out_rows is None else out_rows
         R = len(rows)
