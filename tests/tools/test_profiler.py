@@ -140,6 +140,32 @@ def test_scripted_run(device, isolated_cache):
     assert "saxpy" in text and "HtoD" in text
 
 
+def test_event_timing_path(device):
+    """Device times from events around the work (the GPU platforms' way), forced on every
+    platform: kernels and asynchronous copies get device times in stream order, and results
+    do not change."""
+    mod = hip.Module(KERNELS.read_text(), name="profiler_kernels.hip")
+    with pytest.raises(ValueError):
+        hip.profile(None, timing="cupti")
+    with hip.profile(None, timing="events") as session:
+        results = _workload(mod)
+    again = _workload(mod)
+    for a, b in zip(results, again, strict=True):
+        np.testing.assert_array_equal(a, b)
+    trace = session.trace
+    assert trace_event.validate(trace) == []
+    kernels = _events(trace, "kernel")
+    assert len(kernels) == 5 and all(k["args"]["timing"] == "device" for k in kernels)
+    names = _lane_names(trace)
+    stream_kernels = [k for k in kernels if "stream 1" in names[(k["pid"], k["tid"])]]
+    assert len(stream_kernels) == 3
+    for a, b in zip(stream_kernels, stream_kernels[1:], strict=False):
+        assert b["ts"] >= a["ts"] + a["dur"] - 1e-3
+    (async_set,) = [m for m in _events(trace, "memset") if m["args"]["async"]]
+    assert async_set["args"]["timing"] == "device"
+    assert async_set["ts"] >= stream_kernels[-1]["ts"] + stream_kernels[-1]["dur"] - 1e-3
+
+
 def test_hooks_exist_only_during_a_session(device):
     from openhip.runtime import memory, module, pool, stream
 

@@ -40,10 +40,13 @@ class Recorder:
     trace does not slow every collection down.
     """
 
-    def __init__(self, capacity: int = DEFAULT_CAPACITY) -> None:
+    def __init__(self, capacity: int = DEFAULT_CAPACITY, timing: str = "auto") -> None:
         if not isinstance(capacity, int) or isinstance(capacity, bool) or capacity < 1:
             raise ValueError(f"the trace buffer holds at least 1 record, not {capacity!r}")
+        if timing not in ("auto", "events"):
+            raise ValueError(f"timing must be 'auto' or 'events', not {timing!r}")
         self.capacity = capacity
+        self.timing = timing  # "events": events around device work on every platform
         self.ring: collections.deque[tuple] = collections.deque(maxlen=capacity)
         self.dropped = 0
         self._warned = False
@@ -126,7 +129,7 @@ class Recorder:
             self.devices[dev._ordinal] = dev
             p, i = dev._platform, dev._index
             enable = getattr(p, "trace_enable", None)
-            if enable is not None:
+            if enable is not None and self.timing == "auto":
                 enable(self.capacity)
                 self.native.add(dev._ordinal)
                 self._base[dev._ordinal] = (None, 0)

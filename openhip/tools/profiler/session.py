@@ -74,12 +74,14 @@ class Session:
     ``path``: the trace (``x``/``x.json`` -> ``x.json`` and, with ``html=True``, ``x.html``);
     None keeps the results in memory only (:attr:`trace`, :attr:`records`). ``buffer``: the
     most records kept (a ring: past it the oldest go, with a warning). ``stats=True`` prints the
-    per-kernel and per-copy tables to stderr at the end.
+    per-kernel and per-copy tables to stderr at the end. ``timing="events"`` times device work
+    with events around it on every platform (what GPU platforms do; by default the CPU platform
+    uses its stream threads' own stamps, which cost the host far less).
     """
 
     def __init__(self, path: str | os.PathLike | None = None, *, html: bool = True,
                  stats: bool = False, buffer: int = DEFAULT_CAPACITY, part: bool = False,
-                 rank: int | None = None) -> None:
+                 rank: int | None = None, timing: str = "auto") -> None:
         self.json_path: Path | None = None
         self.html_path: Path | None = None
         if path is not None:
@@ -93,7 +95,10 @@ class Session:
                     check_writable(p)
         if not isinstance(buffer, int) or isinstance(buffer, bool) or buffer < 1:
             raise ValueError(f"buffer must be an int >= 1 (records), not {buffer!r}")
+        if timing not in ("auto", "events"):
+            raise ValueError(f"timing must be 'auto' or 'events', not {timing!r}")
         self.buffer = buffer
+        self.timing = timing
         self.stats = stats
         self.part = part
         self.rank = rank
@@ -118,7 +123,7 @@ class Session:
                                    "process (one at a time)")
             if self._stopped or self._rec is not None:
                 raise RuntimeError("a Session starts once; make a new one")
-            rec = Recorder(self.buffer)
+            rec = Recorder(self.buffer, self.timing)
             hooks = Hooks(rec)
             hooks.install()
             self._rec, self._hooks = rec, hooks
@@ -200,8 +205,9 @@ class Profile:
     Session = Session
 
     def __call__(self, path: str | os.PathLike | None = None, *, html: bool = True,
-                 stats: bool = False, buffer: int = DEFAULT_CAPACITY) -> Session:
-        return Session(path, html=html, stats=stats, buffer=buffer)
+                 stats: bool = False, buffer: int = DEFAULT_CAPACITY,
+                 timing: str = "auto") -> Session:
+        return Session(path, html=html, stats=stats, buffer=buffer, timing=timing)
 
     @property
     def active(self) -> bool:
