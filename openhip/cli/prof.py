@@ -7,7 +7,8 @@ written when it exits — also after an uncaught exception and on SIGTERM/SIGHUP
 killed by SIGKILL or a segfault loses its part (the others are kept). The parts are merged
 into ``trace.json`` (Chrome/Perfetto trace events) and ``trace.html`` (a self-contained
 timeline); ``--stats`` prints the per-kernel and per-copy tables. The exit code is the
-command's.
+command's. The parts are collected on this machine: ranks started elsewhere (``openhip launch
+--hosts``) are not merged.
 """
 
 from __future__ import annotations
@@ -33,8 +34,12 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="openhip prof", description=__doc__.splitlines()[0],
-                epilog="Example: openhip prof --stats -o run python train.py --epochs 1")
+    p = _Parser(prog="openhip prof",
+                description="Run a command under the openhip profiler: a Chrome/Perfetto "
+                "trace (NAME.json) and a self-contained HTML timeline (NAME.html) of every "
+                "process that imports openhip; the exit code is the command's.",
+                epilog="Example: openhip prof --stats -o run python train.py --epochs 1. A "
+                "process killed by SIGKILL or a segfault loses its part of the trace.")
     p.add_argument("-o", "--output", default="openhip-trace",
                    help="the trace: NAME or NAME.json gives NAME.json and NAME.html "
                    "(default: openhip-trace)")
