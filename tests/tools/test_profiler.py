@@ -166,21 +166,29 @@ def test_event_timing_path(device):
     assert async_set["ts"] >= stream_kernels[-1]["ts"] + stream_kernels[-1]["dur"] - 1e-3
 
 
-def test_hooks_exist_only_during_a_session(device):
+def _hooked_functions():
+    from openhip.runtime import compile as rt_compile
+    from openhip.runtime import device as rt_device
     from openhip.runtime import memory, module, pool, stream
 
-    before = (module.Function.__call__, module.Function.launch, memory._copy, memory._memset,
-              memory._drain, pool.MemoryPool._allocate, pool.MemoryPool._give_back,
-              module.cached_compile, stream.Stream.synchronize)
-    with hip.profile(None):
-        during = (module.Function.__call__, module.Function.launch, memory._copy,
-                  memory._memset, memory._drain, pool.MemoryPool._allocate,
-                  pool.MemoryPool._give_back, module.cached_compile, stream.Stream.synchronize)
+    return (module.Function.__call__, module.Function.launch, memory._copy, memory._memset,
+            memory._drain, memory.malloc, hip.malloc, memory.DeviceBuffer.__dict__["_release"],
+            pool.MemoryPool._allocate, pool.MemoryPool._give_back, module.cached_compile,
+            rt_compile.cached_compile, stream.Stream.synchronize, stream.Event.synchronize,
+            rt_device.Device.synchronize)
+
+
+def test_hooks_exist_only_during_a_session(device):
+    before = _hooked_functions()
+    with hip.profile(None) as session:
+        during = _hooked_functions()
         assert all(a is not b for a, b in zip(before, during, strict=True))
-    after = (module.Function.__call__, module.Function.launch, memory._copy, memory._memset,
-             memory._drain, pool.MemoryPool._allocate, pool.MemoryPool._give_back,
-             module.cached_compile, stream.Stream.synchronize)
-    assert all(a is b for a, b in zip(before, after, strict=True))
+        raw = hip.malloc(1000)
+        raw.free()
+    assert all(a is b for a, b in zip(before, _hooked_functions(), strict=True))
+    memory_events = [(e["cat"], e["name"], e["args"]["bytes"])
+                     for e in _events(session.trace) if e["cat"] in ("alloc", "free")]
+    assert memory_events == [("alloc", "hipMalloc", 1000), ("free", "hipFree", 1000)]
 
 
 def test_ring_buffer_keeps_the_latest_and_warns(device):

@@ -6,14 +6,16 @@ One indirection point per category:
 =========  ==========================================================================
 kernels    ``Function.__call__`` / ``Function.launch`` (runtime/module.py; cooperative too)
 copies     ``memory._copy`` and ``memory._memset`` (every memcpy*/memset*, ``x.get()``...)
-memory     ``MemoryPool._allocate`` / ``MemoryPool._give_back`` (runtime/pool.py: arrays)
+memory     ``MemoryPool._allocate`` / ``MemoryPool._give_back`` (runtime/pool.py: arrays);
+           raw ``malloc`` (``memory.malloc`` and ``openhip.malloc``) and
+           ``DeviceBuffer._release`` (its free; pooled buffers have their own)
 compiles   ``cached_compile`` as module.py and compile.py call it (a cache miss is seen by
            the ``build`` it is given)
 syncs      ``Stream.synchronize``, ``Device.synchronize``, ``Event.synchronize``
 ccl        the collectives and point-to-point calls of ``ccl.Communicator``
 =========  ==========================================================================
 
-Raw ``hip.malloc``/``free`` are not recorded (arrays go through the pool, which is).
+A ``malloc`` imported by name before the session (``from openhip import malloc``) is not seen.
 """
 
 from __future__ import annotations
@@ -61,6 +63,13 @@ class Hooks:
         self._swap(memory, "_drain", self._drain)
         self._swap(pool.MemoryPool, "_allocate", self._alloc)
         self._swap(pool.MemoryPool, "_give_back", self._free)
+        import openhip
+
+        self._swap(memory, "malloc", self._raw_malloc)
+        if getattr(openhip, "malloc", None) is self._saved[-1][2]:
+            openhip.malloc = memory.malloc
+            self._saved.append((openhip, "malloc", self._saved[-1][2]))
+        self._swap(memory.DeviceBuffer, "_release", self._raw_free)
         self._swap(module, "cached_compile", self._compile)
         self._swap(rt_compile, "cached_compile", self._compile)
         self._swap(stream.Stream, "synchronize", self._sync("hipStreamSynchronize"))
@@ -280,6 +289,45 @@ class Hooks:
             return report
 
         return give_back
+
+    def _raw_malloc(self, original: Any) -> Any:
+        rec = self.rec
+
+        def malloc(nbytes: Any, device: Any = None) -> Any:
+            t0 = _perf()
+            buf = original(nbytes, device)
+            t1 = _perf()
+            tid = _ident()
+            if tid not in rec.threads:
+                rec.thread_name(tid)
+            rec.add(("alloc", "hipMalloc", t0, t1, tid, None,
+                     ("raw", buf.nbytes, buf.nbytes, buf.device._ordinal, buf._ptr or 0),
+                     None, None, None))
+            return buf
+
+        return malloc
+
+    def _raw_free(self, original: Any) -> Any:
+        rec = self.rec
+
+        def release(buf: Any, explicit: bool) -> None:
+            ptr = buf._ptr
+            if ptr is None or not buf._owner or not ptr:
+                original(buf, explicit)
+                return
+            t0 = _perf()
+            try:
+                original(buf, explicit)
+            finally:
+                t1 = _perf()
+                tid = _ident()
+                if tid not in rec.threads:
+                    rec.thread_name(tid)
+                rec.add(("free", "hipFree", t0, t1, tid, None,
+                         (None, buf.nbytes, buf.nbytes, buf.device._ordinal, ptr),
+                         None, None, None))
+
+        return release
 
     def _compile(self, original: Any) -> Any:
         rec = self.rec
