@@ -129,6 +129,8 @@ def cuda_version_for(path: Path) -> int | None:
     ``name_before_A.cu`` with CUDA < A (lit's configuration picks them by the installed CUDA).
     A file whose range excludes CUDA 12.6 is scored as hipify-clang would translate it with a
     CUDA of that range: ``-D CUDA_VERSION=`` the range's lowest value (or just below its end).
+    The cuDNN tests' numbers are cuDNN versions (``cudnn2miopen_before_9000``: cuDNN < 9), set
+    with ``-D CUDNN_VERSION``/``CUDNN_MAJOR`` instead (CUDA 12.6 comes with cuDNN 9.5).
     """
     m = _GATE.search(path.stem)
     if not m:
@@ -274,7 +276,10 @@ def score_file(path: Path, root: Path) -> FileScore | None:
     result = FileScore(str(path.relative_to(root)), checks=len(checks))
     hipify_opts, clang_opts = run_options(run)
     version = cuda_version_for(path)
-    if version is not None:
+    if version is not None and path.stem.startswith("cudnn"):
+        # cuDNN tests are gated by the cuDNN version (9000 = cuDNN 9.0.0)
+        clang_opts += [f"-DCUDNN_VERSION={version}", f"-DCUDNN_MAJOR={version // 1000}"]
+    elif version is not None:
         clang_opts.append(f"-DCUDA_VERSION={version}")
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:

@@ -27,6 +27,7 @@ PREDEFINED = {
     # the libraries of CUDA 12.6, in each header's own formula
     "CUBLAS_VERSION": "120603", "CUSPARSE_VERSION": "12504", "CUSOLVER_VERSION": "11701",
     "CURAND_VERSION": "10307", "CUFFT_VERSION": "11300", "CUDNN_VERSION": "90500",
+    "CUDNN_MAJOR": "9", "CUDNN_MINOR": "5", "CUDNN_PATCHLEVEL": "0",
 }
 
 
