@@ -195,6 +195,24 @@ class Model:
             self._k(f"oh_matmul<{t.id}>")(_grid(N), _BLOCK, (w, x, y, N, K, T))
         return y
 
+    def _gate_up(self, p: str, x: Any, xq: Any, T: int) -> Any:
+        """silu(x W_gate^T) * (x W_up^T): one fused launch when both have the same type."""
+        h = self.hparams
+        (gt, gw), (ut, uw) = self.weights[p + "ffn_gate.weight"], self.weights[p + "ffn_up.weight"]
+        if gt.id != ut.id:
+            g = self._matmul(p + "ffn_gate.weight", x, xq, T, h.dim, "g")
+            u = self._matmul(p + "ffn_up.weight", x, xq, T, h.dim, "u")
+            self._k("oh_swiglu")(_grid(T * h.ffn), _BLOCK, (g, u, g, T * h.ffn))
+            return g
+        g = self._scratch(T * h.ffn, np.float32, "g")
+        if gt.name in _Q8_TYPES:
+            self._k(f"oh_matmul_swiglu_q8<{gt.id}>")(_grid(h.ffn), _BLOCK,
+                                                    (gw, uw, xq, g, h.ffn, h.dim, T))
+        else:
+            self._k(f"oh_matmul_swiglu<{gt.id}>")(_grid(h.ffn), _BLOCK,
+                                                 (gw, uw, x, g, h.ffn, h.dim, T))
+        return g
+
     def _quant_q8(self, x: Any, T: int, K: int, out: str | None = None) -> Any:
         """x [T, K] quantised to Q8_0 rows (for the integer matmul), T rounded up to a multiple
         of 4 rows (the matmul reads token tiles of 4; the extra rows are not initialised)."""
@@ -271,9 +289,7 @@ class Model:
             self._k("oh_rmsnorm")(_grid(T), _BLOCK, (x, self.vectors[p + "ffn_norm.weight"],
                                                      hbuf, None, T, dim, h.eps))
             hq = self._quant_q8(hbuf, T, dim, "hq")
-            g = self._matmul(p + "ffn_gate.weight", hbuf, hq, T, dim, "g")
-            u = self._matmul(p + "ffn_up.weight", hbuf, hq, T, dim, "u")
-            self._k("oh_swiglu")(_grid(T * h.ffn), _BLOCK, (g, u, g, T * h.ffn))
+            g = self._gate_up(p, hbuf, hq, T)
             gq = self._quant_q8(g, T, h.ffn, "gq")
             d = self._matmul(p + "ffn_down.weight", g, gq, T, h.ffn, "o")
             self._k("oh_residual")(_grid(T * dim), _BLOCK, (x, d, T * dim))

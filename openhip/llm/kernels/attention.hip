@@ -67,7 +67,7 @@ __global__ void oh_attention(const float* __restrict__ Q, const uint8_t* __restr
         q[d] = qs[d] * scale;
         acc[d] = 0.0f;
     }
-    float m = -INFINITY, l = 0.0f;
+    float m = -OH_INF, l = 0.0f;
     const long long base = (long long)seq[t] * n_ctx;
     for (int j = 0; j <= pos[t]; ++j) {
         const float s = oh_qk<KT>(q, Kc + (base + j) * krow + khead, hd);
@@ -107,7 +107,7 @@ __global__ void oh_attention_split(const float* __restrict__ Q, const uint8_t* _
         q[d] = qs[d] * scale;
         acc[d] = 0.0f;
     }
-    float m = -INFINITY, l = 0.0f;
+    float m = -OH_INF, l = 0.0f;
     const long long base = (long long)seq[t] * n_ctx;
     for (int j = j0; j < j1; ++j) {
         const float s = oh_qk<KT>(q, Kc + (base + j) * krow + khead, hd);
@@ -124,7 +124,7 @@ __global__ void oh_attention_merge(const float* __restrict__ part, float* __rest
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i >= rows) return;
     const float* p = part + i * n_split * (hd + 2);
-    float m = -INFINITY;
+    float m = -OH_INF;
     for (int c = 0; c < n_split; ++c) m = fmaxf(m, p[c * (hd + 2)]);
     float l = 0.0f;
     float* o = O + i * hd;

@@ -1,4 +1,4 @@
-// openhip: name_expressions = oh_embed<0>, oh_embed<1>, oh_embed<30>, oh_embed<8>, oh_embed<2>, oh_embed<3>, oh_embed<6>, oh_embed<7>, oh_embed<12>, oh_embed<14>, oh_matmul<0>, oh_matmul<1>, oh_matmul<30>, oh_matmul<3>, oh_matmul<7>, oh_matmul<12>, oh_matmul<14>, oh_matmul_q8<8>, oh_matmul_q8<2>, oh_matmul_q8<6>, oh_kv_store<0>, oh_kv_store<1>, oh_kv_store<30>, oh_kv_store<8>, oh_kv_store<2>
+// openhip: name_expressions = oh_embed<0>, oh_embed<1>, oh_embed<30>, oh_embed<8>, oh_embed<2>, oh_embed<3>, oh_embed<6>, oh_embed<7>, oh_embed<12>, oh_embed<14>, oh_matmul<0>, oh_matmul<1>, oh_matmul<30>, oh_matmul<3>, oh_matmul<7>, oh_matmul<12>, oh_matmul<14>, oh_matmul_q8<8>, oh_matmul_q8<2>, oh_matmul_q8<6>, oh_kv_store<0>, oh_kv_store<1>, oh_kv_store<30>, oh_kv_store<8>, oh_kv_store<2>, oh_matmul_swiglu<0>, oh_matmul_swiglu<1>, oh_matmul_swiglu<30>, oh_matmul_swiglu<3>, oh_matmul_swiglu<7>, oh_matmul_swiglu<12>, oh_matmul_swiglu<14>, oh_matmul_swiglu_q8<8>, oh_matmul_swiglu_q8<2>, oh_matmul_swiglu_q8<6>
 //
 // The forward pass of a llama-family transformer: embedding lookup, RMSNorm, RoPE, products with
 // quantized weight matrices, SwiGLU, the KV cache (quantized when written), log-softmax.
@@ -76,34 +76,68 @@ __global__ void oh_rope(float* __restrict__ x, const int* __restrict__ pos, int 
 
 // ---------------------------------------------------------------- matrix products
 
-// Y[t, n] = sum_k W[n, k] X[t, k] for every token t; W's rows in type WT (dequantised on the
-// fly). One thread per output row n, tokens in tiles of 4 sharing each dequantised block.
+// sum_k W[n, k] X[t, k] for the tokens t0 .. t0+nt-1 (nt <= 4) of one weight row (type WT,
+// dequantised on the fly, each block once for the tile): 8 interleaved partial sums per token
+// combined as a fixed tree, the blocks in order, whatever T is.
 template <int WT>
-__global__ void oh_matmul(const uint8_t* __restrict__ W, const float* __restrict__ X,
-                          float* __restrict__ Y, int N, int K, int T) {
+__device__ __forceinline__ void oh_row_dots(const uint8_t* __restrict__ row,
+                                            const float* __restrict__ X, int K, int t0, int nt,
+                                            float* out) {
     const int BS = oh_type<WT>::block < 32 ? 32 : oh_type<WT>::block;  // values per step
     const int per = BS / oh_type<WT>::block;  // blocks per step
     const int BB = oh_type<WT>::bytes;
+    float acc[4][8];
+    for (int tt = 0; tt < 4; ++tt)
+        for (int j = 0; j < 8; ++j) acc[tt][j] = 0.0f;
+    for (int k0 = 0; k0 < K; k0 += BS) {
+        float w[BS];
+        for (int q = 0; q < per; ++q)
+            oh_dequant<WT>(row + ((long long)k0 / oh_type<WT>::block + q) * BB,
+                           w + q * oh_type<WT>::block);
+        for (int tt = 0; tt < nt; ++tt) {
+            const float* x = X + (long long)(t0 + tt) * K + k0;
+            for (int i = 0; i < BS; i += 8)
+                for (int j = 0; j < 8; ++j) acc[tt][j] = fmaf(w[i + j], x[i + j], acc[tt][j]);
+        }
+    }
+    for (int tt = 0; tt < nt; ++tt) out[tt] = oh_tree8(acc[tt]);
+}
+
+__device__ __forceinline__ float oh_silu_mul(float g, float u) {
+    return (g / (1.0f + expf(-g))) * u;
+}
+
+// Y[t, n] = sum_k W[n, k] X[t, k] for every token t; W's rows in type WT. One thread per output
+// row n, tokens in tiles of 4.
+template <int WT>
+__global__ void oh_matmul(const uint8_t* __restrict__ W, const float* __restrict__ X,
+                          float* __restrict__ Y, int N, int K, int T) {
     const int n = blockIdx.x * blockDim.x + threadIdx.x;
     if (n >= N) return;
-    const uint8_t* row = W + (long long)n * (K / oh_type<WT>::block) * BB;
+    const uint8_t* row = W + (long long)n * (K / oh_type<WT>::block) * oh_type<WT>::bytes;
     for (int t0 = 0; t0 < T; t0 += 4) {
         const int nt = min(4, T - t0);
-        float acc[4][8];
-        for (int tt = 0; tt < 4; ++tt)
-            for (int j = 0; j < 8; ++j) acc[tt][j] = 0.0f;
-        for (int k0 = 0; k0 < K; k0 += BS) {
-            float w[BS];
-            for (int q = 0; q < per; ++q)
-                oh_dequant<WT>(row + ((long long)k0 / oh_type<WT>::block + q) * BB,
-                               w + q * oh_type<WT>::block);
-            for (int tt = 0; tt < nt; ++tt) {
-                const float* x = X + (long long)(t0 + tt) * K + k0;
-                for (int i = 0; i < BS; i += 8)
-                    for (int j = 0; j < 8; ++j) acc[tt][j] = fmaf(w[i + j], x[i + j], acc[tt][j]);
-            }
-        }
-        for (int tt = 0; tt < nt; ++tt) Y[(long long)(t0 + tt) * N + n] = oh_tree8(acc[tt]);
+        float y[4];
+        oh_row_dots<WT>(row, X, K, t0, nt, y);
+        for (int tt = 0; tt < nt; ++tt) Y[(long long)(t0 + tt) * N + n] = y[tt];
+    }
+}
+
+// Y[t, n] = silu(Wg[n] . X[t]) * (Wu[n] . X[t]): the gate and up products and SwiGLU in one
+// pass (the same dot products as two oh_matmul launches and oh_swiglu, bit for bit).
+template <int WT>
+__global__ void oh_matmul_swiglu(const uint8_t* __restrict__ Wg, const uint8_t* __restrict__ Wu,
+                                 const float* __restrict__ X, float* __restrict__ Y, int N,
+                                 int K, int T) {
+    const int n = blockIdx.x * blockDim.x + threadIdx.x;
+    if (n >= N) return;
+    const long long rb = (long long)(K / oh_type<WT>::block) * oh_type<WT>::bytes;
+    for (int t0 = 0; t0 < T; t0 += 4) {
+        const int nt = min(4, T - t0);
+        float g[4], u[4];
+        oh_row_dots<WT>(Wg + n * rb, X, K, t0, nt, g);
+        oh_row_dots<WT>(Wu + n * rb, X, K, t0, nt, u);
+        for (int tt = 0; tt < nt; ++tt) Y[(long long)(t0 + tt) * N + n] = oh_silu_mul(g[tt], u[tt]);
     }
 }
 
@@ -129,36 +163,64 @@ template <> __device__ __forceinline__ float oh_block_i8<OH_Q5_0>(const uint8_t*
     return oh_half_at(b);
 }
 
-// As oh_matmul with the activations quantised to Q8_0 (Xq: rows of K/32 blocks, as ggml's
-// vec_dot_q*_0_q8_0): an exact integer dot product per block, scaled by d_w * d_x. Tokens go in
-// tiles of 4 sharing each weight block; Xq holds T rounded up to a multiple of 4 rows (the extra
-// rows are read, their results not stored). Each token's dot product is its own loop: GCC 12.2
-// -O3 miscompiles the form with four interleaved int8 reductions in one loop.
+// Integer dot products of one weight row of a symmetric type with the Q8_0 activation rows
+// t0 .. t0+3 (Xq: rows of K/32 blocks, ts bytes each, as ggml's vec_dot_q*_0_q8_0): an exact
+// integer sum per block, scaled by d_w * d_x and accumulated in block order. Each token's dot is
+// its own loop: GCC 12.2 -O3 miscompiles the form with four interleaved int8 reductions.
+template <int WT>
+__device__ __forceinline__ void oh_row_dots_q8(const uint8_t* __restrict__ row,
+                                               const uint8_t* __restrict__ x0, long long ts,
+                                               int nb, float* acc) {
+    const int BB = oh_type<WT>::bytes;
+    for (int tt = 0; tt < 4; ++tt) acc[tt] = 0.0f;
+    for (int b = 0; b < nb; ++b) {
+        int8_t q[32];
+        const float dw = oh_block_i8<WT>(row + (long long)b * BB, q);
+        const uint8_t* xb = x0 + (long long)b * 34;
+        for (int tt = 0; tt < 4; ++tt) {
+            const int8_t* xs = (const int8_t*)(xb + tt * ts + 2);
+            int sumi = 0;
+            for (int j = 0; j < 32; ++j) sumi += (int)q[j] * (int)xs[j];
+            acc[tt] = fmaf((float)sumi, dw * oh_half_at(xb + tt * ts), acc[tt]);
+        }
+    }
+}
+
+// As oh_matmul with the activations quantised to Q8_0. Tokens go in tiles of 4 sharing each
+// weight block; Xq holds T rounded up to a multiple of 4 rows (the extra rows are read, their
+// results not stored).
 template <int WT>
 __global__ void oh_matmul_q8(const uint8_t* __restrict__ W, const uint8_t* __restrict__ Xq,
                              float* __restrict__ Y, int N, int K, int T) {
-    const int BB = oh_type<WT>::bytes;
     const int nb = K / 32;
     const int n = blockIdx.x * blockDim.x + threadIdx.x;
     if (n >= N) return;
-    const uint8_t* row = W + (long long)n * nb * BB;
     const long long ts = (long long)nb * 34;  // bytes per token row of Xq
     for (int t0 = 0; t0 < T; t0 += 4) {
-        float acc[4] = {0, 0, 0, 0};
-        const uint8_t* x0 = Xq + (long long)t0 * ts;
-        for (int b = 0; b < nb; ++b) {
-            int8_t q[32];
-            const float dw = oh_block_i8<WT>(row + (long long)b * BB, q);
-            const uint8_t* xb = x0 + (long long)b * 34;
-            for (int tt = 0; tt < 4; ++tt) {
-                const int8_t* xs = (const int8_t*)(xb + tt * ts + 2);
-                int sumi = 0;
-                for (int j = 0; j < 32; ++j) sumi += (int)q[j] * (int)xs[j];
-                acc[tt] = fmaf((float)sumi, dw * oh_half_at(xb + tt * ts), acc[tt]);
-            }
-        }
+        float acc[4];
+        oh_row_dots_q8<WT>(W + (long long)n * nb * oh_type<WT>::bytes, Xq + t0 * ts, ts, nb, acc);
         const int nt = min(4, T - t0);
         for (int tt = 0; tt < nt; ++tt) Y[(long long)(t0 + tt) * N + n] = acc[tt];
+    }
+}
+
+// oh_matmul_swiglu with Q8_0 activations.
+template <int WT>
+__global__ void oh_matmul_swiglu_q8(const uint8_t* __restrict__ Wg,
+                                    const uint8_t* __restrict__ Wu,
+                                    const uint8_t* __restrict__ Xq, float* __restrict__ Y, int N,
+                                    int K, int T) {
+    const int nb = K / 32;
+    const int n = blockIdx.x * blockDim.x + threadIdx.x;
+    if (n >= N) return;
+    const long long ts = (long long)nb * 34;
+    const long long rb = (long long)nb * oh_type<WT>::bytes;
+    for (int t0 = 0; t0 < T; t0 += 4) {
+        float g[4], u[4];
+        oh_row_dots_q8<WT>(Wg + n * rb, Xq + t0 * ts, ts, nb, g);
+        oh_row_dots_q8<WT>(Wu + n * rb, Xq + t0 * ts, ts, nb, u);
+        const int nt = min(4, T - t0);
+        for (int tt = 0; tt < nt; ++tt) Y[(long long)(t0 + tt) * N + n] = oh_silu_mul(g[tt], u[tt]);
     }
 }
 
@@ -169,8 +231,7 @@ __global__ void oh_swiglu(const float* __restrict__ g, const float* __restrict__
                           float* __restrict__ out, long long n) {
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const float x = g[i];
-    out[i] = (x / (1.0f + expf(-x))) * u[i];
+    out[i] = oh_silu_mul(g[i], u[i]);
 }
 
 // x[i] += y[i]
@@ -212,7 +273,7 @@ __global__ void oh_logprob(const float* __restrict__ logits, const int* __restri
     const int r = blockIdx.x * blockDim.x + threadIdx.x;
     if (r >= R) return;
     const float* x = logits + (long long)r * V;
-    float m = -INFINITY;
+    float m = -OH_INF;
     for (int i = 0; i < V; ++i) m = fmaxf(m, x[i]);
     float part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     int i = 0;

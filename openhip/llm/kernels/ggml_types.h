@@ -21,6 +21,8 @@
 #define OH_Q6_K 14
 #define OH_BF16 30
 
+#define OH_INF __int_as_float(0x7f800000)  // +infinity (INFINITY is not defined under NVRTC)
+
 #define OH_QK 32    // values per block of the _0/_1 types
 #define OH_QK_K 256 // values per super-block of the K types
 
