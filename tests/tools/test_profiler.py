@@ -191,6 +191,45 @@ def test_hooks_exist_only_during_a_session(device):
     assert memory_events == [("alloc", "hipMalloc", 1000), ("free", "hipFree", 1000)]
 
 
+def test_threads_get_their_own_lanes(device):
+    """Four host threads, each launching on its own stream: one host lane per thread (named),
+    one device lane per stream, every kernel with device times."""
+    import threading
+
+    mod = hip.Module(KERNELS.read_text(), name="profiler_kernels.hip")
+    saxpy = mod.get_function("saxpy")
+    errors = []
+
+    def work(k):
+        try:
+            s = hip.Stream()
+            x = hip.zeros(1024, np.float32)
+            for _ in range(k + 2):
+                saxpy(4, 256, (1.0, x, x, x, 1024), stream=s)
+            s.synchronize()
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    with hip.profile(None) as session:
+        threads = [threading.Thread(target=work, args=(k,), name=f"worker-{k}")
+                   for k in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+    assert not errors and not any(t.is_alive() for t in threads)
+    trace = session.trace
+    names = _lane_names(trace)
+    kernels = _events(trace, "kernel")
+    assert len(kernels) == 2 + 3 + 4 + 5
+    assert all(k["args"]["timing"] == "device" for k in kernels)
+    per_stream = sorted(sum(1 for k in kernels if (k["pid"], k["tid"]) == lane)
+                        for lane in {(k["pid"], k["tid"]) for k in kernels})
+    assert per_stream == [2, 3, 4, 5]
+    hosts = {names[(e["pid"], e["tid"])] for e in _events(trace, "launch")}
+    assert hosts == {f"host: worker-{k}" for k in range(4)}
+
+
 def test_ring_buffer_keeps_the_latest_and_warns(device):
     mod = hip.Module(KERNELS.read_text(), name="profiler_kernels.hip")
     saxpy = mod.get_function("saxpy")
