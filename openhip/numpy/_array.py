@@ -227,6 +227,7 @@ class ndarray(DeviceArray):
         if copy is False and not (self.device.platform == "cpu" and self._contig):
             raise ValueError("this array cannot be viewed from the host without a copy")
         if self._contig:
+            self._host_ready()
             return DeviceArray.__array__(self, dtype, copy)
         host = self.get()
         return host if dtype is None else host.astype(dtype)
@@ -235,7 +236,13 @@ class ndarray(DeviceArray):
     def __array_interface__(self) -> dict[str, Any]:
         if not self._contig:
             raise AttributeError("__array_interface__ is given for C-contiguous arrays only")
+        self._host_ready()
         return DeviceArray.__array_interface__.fget(self)
+
+    def _host_ready(self) -> None:
+        """Wait for the queued work before the host (a CPU-platform consumer) reads."""
+        if self.device.platform == "cpu":
+            self.device.synchronize()
 
     @property
     def __cuda_array_interface__(self) -> dict[str, Any]:
@@ -250,6 +257,8 @@ class ndarray(DeviceArray):
                 raise BufferError("a strided view is exported through DLPack only with a copy")
             return self._ascontiguous().__dlpack__(stream=stream, max_version=max_version,
                                                    dl_device=dl_device)
+        if stream is None or self.device.platform == "cpu":
+            self._host_ready()
         return DeviceArray.__dlpack__(self, stream=stream, max_version=max_version,
                                       dl_device=dl_device, copy=copy)
 

@@ -171,7 +171,8 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         host = host.astype(dt, copy=False)
     else:
         D.to_dtype(dt)
-    host = np.ascontiguousarray(host)
+    if not host.flags.c_contiguous:
+        host = np.ascontiguousarray(host)  # (0-d arrays are contiguous: ndim is kept)
     out = empty_array(host.shape, host.dtype, dev or get_device())
     if out.nbytes:
         memcpy_htod(out, host)

@@ -113,7 +113,7 @@ template <class To, class F> __device__ __forceinline__ To cvt(F x) { return oh_
 template <class T> __device__ __forceinline__ typename oh_ct<T>::C ld(const char* p) {
   return cvt<typename oh_ct<T>::C>(*(const T*)p);
 }
-template <class T> __device__ __forceinline__ void st(char* p, typename oh_ct<T>::C v) {
+template <class T, class V> __device__ __forceinline__ void st(char* p, V v) {
   *(T*)p = cvt<T>(v);
 }
 

@@ -8,7 +8,7 @@
 //   tri<T>:      out[..., r, c] = keep ? x[..., r, c] : 0, keep = c - r <= k (tril, extra[3]=0)
 //                or c - r >= k (triu, extra[3]=1); extra[0] rows, extra[1] cols, extra[2] k;
 //                x (operand 1) strided over the full shape (a.shape/a.strides[1]).
-#include "common.h"
+#include "ops.h"
 
 template <class T>
 __global__ void fill(OhArgs a) {
@@ -24,7 +24,7 @@ __global__ void arange(OhArgs a) {
   typedef typename oh_ct<T>::C C;
   const C start = ld<T>((const char*)a.scal[1]);
   const C step = ld<T>((const char*)a.scal[2]);
-  st<T>(a.ptr[0] + i * (oh_i64)sizeof(T), (C)(start + (C)i * step));
+  st<T>(a.ptr[0] + i * (oh_i64)sizeof(T), o_add::f(start, o_mul::f(cvt<C>(i), step)));
 }
 
 template <class T>

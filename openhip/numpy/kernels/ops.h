@@ -435,14 +435,14 @@ struct o_max {
   template <class C> __device__ __forceinline__ static C f(C x, C y) {
     if (m_isnan(x)) return x;
     if (m_isnan(y)) return y;
-    return x >= y ? x : y;
+    return x > y ? x : y;  // equal (+0, -0): the second, as numpy
   }
 };
 struct o_min {
   template <class C> __device__ __forceinline__ static C f(C x, C y) {
     if (m_isnan(x)) return x;
     if (m_isnan(y)) return y;
-    return x <= y ? x : y;
+    return x < y ? x : y;
   }
 };
 OH_BI(o_atan2, m_atan2(x, y))
