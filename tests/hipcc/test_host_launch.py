@@ -6,7 +6,7 @@ import pytest
 
 from openhip.compiler.scan import apply_edits
 from openhip.hipify.launch import LaunchSyntaxError
-from openhip.platforms.cpu.host_launch import KernelRef, launch_edits
+from openhip.platforms.cpu.host_launch import KernelRef, kernel_defaults, launch_edits
 
 KERNELS = {
     "k": KernelRef("k", 0, False, None, False),
@@ -58,3 +58,14 @@ def test_deduced_template_and_malformed_launches_raise():
         launch_edits("ns::red<<<1, 2>>>(p);", KERNELS)
     with pytest.raises(LaunchSyntaxError):
         launch_edits("k<<<1>>>(p);", KERNELS)
+
+
+def test_default_arguments_are_filled_in():
+    src = ("__global__ void k(int *d, int w, int *p = NULL) {}\n"
+           "void f() { k<<<1, 2>>>(a, 32); k<<<1, 2>>>(a, 32, q); }\n")
+    assert kernel_defaults(src) == {"k": (None, None, "NULL")}
+    refs = {"k": KernelRef("k", 0, False, None, False,
+                           (None, None, "static_cast<int *>(NULL)"))}
+    out = apply_edits(src, launch_edits(src, refs))
+    assert '("k", 1, 2)(a, 32, static_cast<int *>(NULL));' in out
+    assert '("k", 1, 2)(a, 32, q);' in out

@@ -26,7 +26,42 @@ from dataclasses import dataclass
 from ...hipify.launch import LaunchSyntaxError, _forward_group, _next, parse_launch, strip
 from ...hipify.lexer import IDENT, LAUNCH, PUNCT, Token, tokenize
 
-__all__ = ["KernelRef", "launch_edits"]
+__all__ = ["KernelRef", "launch_edits", "kernel_defaults"]
+
+
+def kernel_defaults(source: str) -> dict[str, tuple[str | None, ...]]:
+    """Short kernel name -> the default argument text of each of its parameters (tree-sitter;
+    only kernels with at least one default). A launch that passes fewer arguments gets the rest
+    from here, as a call of the kernel would (a pointer to the kernel has no defaults)."""
+    from ...compiler.scan import parse, walk
+
+    tree, data = parse(source)
+    out: dict[str, tuple[str | None, ...]] = {}
+    for node in walk(tree.root_node):
+        if node.type != "function_definition" or not any(
+                c.type == "__global__" or data[c.start_byte:c.end_byte] == b"__global__"
+                for c in node.children):
+            continue
+        decl = node.child_by_field_name("declarator")
+        while decl is not None and decl.type != "function_declarator":
+            decl = decl.child_by_field_name("declarator")
+        if decl is None:
+            continue
+        name = decl.child_by_field_name("declarator")
+        params = decl.child_by_field_name("parameters")
+        if name is None or params is None:
+            continue
+        defaults: list[str | None] = []
+        for p in params.named_children:
+            if p.type == "optional_parameter_declaration":
+                d = p.child_by_field_name("default_value")
+                defaults.append(data[d.start_byte:d.end_byte].decode() if d is not None else None)
+            elif p.type in ("parameter_declaration", "variadic_parameter_declaration"):
+                defaults.append(None)
+        if any(d is not None for d in defaults):
+            short = data[name.start_byte:name.end_byte].decode().rsplit("::", 1)[-1]
+            out[short] = tuple(defaults)
+    return out
 
 
 @dataclass(frozen=True)
@@ -40,6 +75,9 @@ class KernelRef:
     coop: bool
     split: str | None
     template: bool
+    #: the default argument of each parameter, as an expression of the parameter's type
+    #: (None: no default)
+    defaults: tuple[str | None, ...] = ()
 
 
 def _byte_offsets(text: str) -> Callable[[int], int]:
@@ -149,6 +187,18 @@ def _template_open(tokens: list[Token], i: int) -> bool:
     return j >= 0 and tokens[j].kind == IDENT
 
 
+def _with_defaults(args: str, count: int, ref: KernelRef | None) -> str:
+    """``args`` (the launch's argument text, ``count`` arguments) completed with the kernel's
+    default arguments."""
+    if ref is None or not ref.defaults or count >= len(ref.defaults):
+        return args
+    missing = [d for d in ref.defaults[count:]]
+    if any(d is None for d in missing):
+        return args  # too few arguments: the compiler's error
+    sep = ", " if args.strip() else ""
+    return args + sep + ", ".join(str(d) for d in missing)
+
+
 def launch_edits(text: str, kernels: dict[str, KernelRef]) -> list[tuple[int, int, str]]:
     """Byte-range edits (start, end, replacement) rewriting every launch of ``text`` (see the
     module docstring). Raises LaunchSyntaxError (with ``offset``) for a malformed launch."""
@@ -171,6 +221,17 @@ def launch_edits(text: str, kernels: dict[str, KernelRef]) -> list[tuple[int, in
             replacement = _call(name_text, tokens[a:b], kernels, cfg,
                                 span_text.count("\n") - kept - name_text.count("\n"))
             edits.append((to_byte(tokens[a].start), to_byte(tokens[close + 2].end), replacement))
+            ref, _base = _resolve(tokens[a:b], kernels)
+            if ref is not None and ref.defaults:
+                lparen = launch.args[0] - 1
+                rparen = launch.end
+                inner = text[tokens[lparen].end:tokens[rparen].start]
+                parts = _split_args(tokens, lparen, rparen)
+                count = 0 if not inner.strip() else len(parts)
+                filled = _with_defaults(inner, count, ref)
+                if filled != inner:
+                    edits.append((to_byte(tokens[lparen].end), to_byte(tokens[rparen].start),
+                                  filled))
         elif tok.kind == IDENT and tok.text == "hipLaunchKernelGGL":
             lparen = _next(tokens, idx)
             if lparen >= len(tokens) or tokens[lparen].text != "(":
@@ -193,6 +254,8 @@ def launch_edits(text: str, kernels: dict[str, KernelRef]) -> list[tuple[int, in
                         tokens[rparen].start]
             kept = sum(c.count("\n") for c in cfg) + name_text.count("\n")
             call = _call(name_text, tokens[ka:kb], kernels, cfg, head.count("\n") - kept)
+            ref, _base = _resolve(tokens[ka:kb], kernels)
+            rest = _with_defaults(rest, len(parts) - 5 if rest.strip() else 0, ref)
             edits.append((to_byte(tok.start), to_byte(tokens[rparen].end),
                           f"{call}({rest})"))
     return edits

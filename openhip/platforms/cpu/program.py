@@ -37,7 +37,7 @@ from pathlib import Path
 from ...errors import CompileError
 from ..base import CompiledProgram
 from . import compiler as _cc
-from .host_launch import KernelRef, launch_edits
+from .host_launch import KernelRef, kernel_defaults, launch_edits
 from .limits import limit_message, run_tool
 from .runtime_lib import INCLUDE_DIR, SOURCE_DIR
 
@@ -185,8 +185,10 @@ def _link_flag(flag: str) -> str:
 
 
 # ---- compiling one translation unit ---------------------------------------------------------------
-def _modes(result, plans: dict, cooperative: bool) -> dict[str, KernelRef]:
-    """Each kernel's execution mode, as ``compiler.build_footer`` chooses it."""
+def _modes(result, plans: dict, cooperative: bool,
+           defaults: dict[str, tuple[str | None, ...]]) -> dict[str, KernelRef]:
+    """Each kernel's execution mode, as ``compiler.build_footer`` chooses it, and its default
+    arguments (``host_launch.kernel_defaults``)."""
     refs: dict[str, KernelRef] = {}
     for qname, decl in result.kernels.items():
         plan = plans.get(decl.name)
@@ -197,8 +199,14 @@ def _modes(result, plans: dict, cooperative: bool) -> dict[str, KernelRef]:
             mode, split = 2, plan.function
         else:
             mode, split = 1, None
+        written = defaults.get(qname.rsplit("::", 1)[-1], ())
+        typed: tuple[str | None, ...] = ()
+        if written and decl.template_params is None and len(written) == len(decl.params):
+            # cast to the parameter's type: a forwarded NULL would lose its null-pointer-ness
+            typed = tuple(None if d is None else f"static_cast<{p.type}>({d})"
+                          for p, d in zip(decl.params, written, strict=True))
         refs[qname] = KernelRef(qname, mode, cooperative and mode == 1, split,
-                                decl.template_params is not None)
+                                decl.template_params is not None, typed)
     return refs
 
 
@@ -266,9 +274,10 @@ def transform_source(source: str, filename: str, user_flags: Sequence[str],
         split_edits, plans = split_kernels(source, result, rel, synchronising)
     attempts = [(split_edits, plans)] if split_edits else []
     attempts.append(([], {}))
+    defaults = kernel_defaults(source)
     texts = []
     for edits, attempt_plans in attempts:
-        refs = _modes(result, attempt_plans, cooperative)
+        refs = _modes(result, attempt_plans, cooperative, defaults)
         try:
             launches = launch_edits(source, refs)
         except LaunchSyntaxError as exc:

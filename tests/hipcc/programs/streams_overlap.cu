@@ -9,7 +9,8 @@ __global__ void init_array(int *g_data, int *factor, int num_iterations) {
   for (int i = 0; i < num_iterations; i++) g_data[idx] += *factor;
 }
 
-__global__ void scale(int *data, int n, int by) {
+// a default argument, filled in at the launch as a call would
+__global__ void scale(int *data, int n, int by = 2) {
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x)
     data[i] *= by;
 }
@@ -43,7 +44,7 @@ int main() {
   }
   // stream 0 scales the whole array after every stream's part is done
   for (int i = 1; i < nstreams; i++) checkCudaErrors(cudaStreamWaitEvent(streams[0], done[i], 0));
-  scale<<<8, 128, 0, streams[0]>>>(d_a, n, 2);
+  scale<<<8, 128, 0, streams[0]>>>(d_a, n);
   for (int i = 0; i < nstreams; i++) {
     checkCudaErrors(cudaMemcpyAsync(a + i * n / nstreams, d_a + i * n / nstreams,
                                     nbytes / nstreams, cudaMemcpyDeviceToHost, streams[0]));
