@@ -27,6 +27,10 @@ OPENHIP_CPU_REGIONS        ``0``: run every synchronising kernel as fibers; by d
 OPENHIP_POOL_LIMIT         bytes the memory pool of each device may hold: bytes, a size with
                            a suffix (``512M``, ``4G``) or a percentage of the device's memory
                            (``50%``); unset or ``0``: no limit (``openhip/runtime/pool.py``)
+OPENHIP_PROFILE_DIR        set by ``openhip prof`` for the processes it runs: each one that
+                           imports openhip records itself into a part there
+                           (``openhip/tools/profiler/session.py``)
+OPENHIP_PROFILE_BUFFER     records kept per process under ``openhip prof`` (``--buffer``)
 CXX                        the C++ compiler of the CPU platform (default g++, then clang++)
 ROCM_PATH                  where to look for libamdhip64 first (amd platform)
 HIP_VISIBLE_DEVICES        device indices the amd platform exposes
