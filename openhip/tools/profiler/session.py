@@ -290,7 +290,11 @@ def autostart() -> Session | None:
     rank_text = os.environ.get("RANK")
     rank = int(rank_text) if rank_text and rank_text.isdigit() else None
     name = f"part-{rank if rank is not None else 'x'}-{os.getpid()}.json"
-    buffer = int(os.environ.get(ENV_BUFFER) or DEFAULT_CAPACITY)
+    text = os.environ.get(ENV_BUFFER, "").strip()
+    try:
+        buffer = int(text) if text else DEFAULT_CAPACITY
+    except ValueError:
+        raise ValueError(f"{ENV_BUFFER}={text!r} is not a number of records") from None
     session = Session(Path(directory) / name, part=True, buffer=buffer, rank=rank)
     session.start()
     pid = os.getpid()
