@@ -97,6 +97,7 @@ class Hooks:
         rec = self.rec
         ring, cap, threads, entries = rec.ring, rec.capacity, rec.threads, rec.fn_entries
         stack = stream_module._stream_stack  # (made once per thread: no AttributeError path)
+        local = stream_module._local
         resolve = stream_module.resolve_stream
 
         def launch(fn: Any, grid: Any, block: Any, args: Any = (), *, shared_mem: int = 0,
@@ -109,7 +110,8 @@ class Hooks:
                 original(fn, grid, block, args, shared_mem=shared_mem, stream=stream,
                          cooperative=cooperative)
                 t1 = _perf()
-                if stream is None and not stack():
+                # (the launch just made this thread's stream stack: it looked at it)
+                if stream is None and not local.stack:
                     lane = entry[2]
                 else:
                     dev = fn.module.device
