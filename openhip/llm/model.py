@@ -214,12 +214,11 @@ class Model:
         return g
 
     def _quant_q8(self, x: Any, T: int, K: int, out: str | None = None) -> Any:
-        """x [T, K] quantised to Q8_0 rows (for the integer matmul), T rounded up to a multiple
-        of 4 rows (the matmul reads token tiles of 4; the extra rows are not initialised)."""
+        """x [T, K] quantised to Q8_0 rows (for the integer matmul)."""
         if not self._has_q8:
             return None
         nb = T * K // 32
-        xq = self._scratch((T + 3) // 4 * 4 * (K // 32) * 34, np.uint8, out)
+        xq = self._scratch(nb * 34, np.uint8, out)
         self._k("oh_quantize<8>")(_grid(nb), _BLOCK, (x, xq, nb))
         return xq
 

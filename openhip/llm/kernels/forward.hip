@@ -170,14 +170,14 @@ template <> __device__ __forceinline__ float oh_block_i8<OH_Q5_0>(const uint8_t*
 template <int WT>
 __device__ __forceinline__ void oh_row_dots_q8(const uint8_t* __restrict__ row,
                                                const uint8_t* __restrict__ x0, long long ts,
-                                               int nb, float* acc) {
+                                               int nb, int nt, float* acc) {
     const int BB = oh_type<WT>::bytes;
     for (int tt = 0; tt < 4; ++tt) acc[tt] = 0.0f;
     for (int b = 0; b < nb; ++b) {
         int8_t q[32];
         const float dw = oh_block_i8<WT>(row + (long long)b * BB, q);
         const uint8_t* xb = x0 + (long long)b * 34;
-        for (int tt = 0; tt < 4; ++tt) {
+        for (int tt = 0; tt < nt; ++tt) {
             const int8_t* xs = (const int8_t*)(xb + tt * ts + 2);
             int sumi = 0;
             for (int j = 0; j < 32; ++j) sumi += (int)q[j] * (int)xs[j];
@@ -187,8 +187,7 @@ __device__ __forceinline__ void oh_row_dots_q8(const uint8_t* __restrict__ row,
 }
 
 // As oh_matmul with the activations quantised to Q8_0. Tokens go in tiles of 4 sharing each
-// weight block; Xq holds T rounded up to a multiple of 4 rows (the extra rows are read, their
-// results not stored).
+// weight block.
 template <int WT>
 __global__ void oh_matmul_q8(const uint8_t* __restrict__ W, const uint8_t* __restrict__ Xq,
                              float* __restrict__ Y, int N, int K, int T) {
@@ -198,8 +197,9 @@ __global__ void oh_matmul_q8(const uint8_t* __restrict__ W, const uint8_t* __res
     const long long ts = (long long)nb * 34;  // bytes per token row of Xq
     for (int t0 = 0; t0 < T; t0 += 4) {
         float acc[4];
-        oh_row_dots_q8<WT>(W + (long long)n * nb * oh_type<WT>::bytes, Xq + t0 * ts, ts, nb, acc);
         const int nt = min(4, T - t0);
+        oh_row_dots_q8<WT>(W + (long long)n * nb * oh_type<WT>::bytes, Xq + t0 * ts, ts, nb, nt,
+                           acc);
         for (int tt = 0; tt < nt; ++tt) Y[(long long)(t0 + tt) * N + n] = acc[tt];
     }
 }
@@ -217,9 +217,9 @@ __global__ void oh_matmul_swiglu_q8(const uint8_t* __restrict__ Wg,
     const long long rb = (long long)nb * oh_type<WT>::bytes;
     for (int t0 = 0; t0 < T; t0 += 4) {
         float g[4], u[4];
-        oh_row_dots_q8<WT>(Wg + n * rb, Xq + t0 * ts, ts, nb, g);
-        oh_row_dots_q8<WT>(Wu + n * rb, Xq + t0 * ts, ts, nb, u);
         const int nt = min(4, T - t0);
+        oh_row_dots_q8<WT>(Wg + n * rb, Xq + t0 * ts, ts, nb, nt, g);
+        oh_row_dots_q8<WT>(Wu + n * rb, Xq + t0 * ts, ts, nb, nt, u);
         for (int tt = 0; tt < nt; ++tt) Y[(long long)(t0 + tt) * N + n] = oh_silu_mul(g[tt], u[tt]);
     }
 }
