@@ -41,10 +41,11 @@ class LaunchMacro:
         return bool(texts) and texts[-1] == ")"
 
 
-def launch_macros(tokens: Sequence[Token]) -> dict[str, LaunchMacro]:
-    """The macros of a file whose body contains a kernel launch's ``<<<``."""
+def launch_macros(tokens: Sequence[Token], starts: Sequence[int] | None = None) -> dict[str, LaunchMacro]:
+    """The macros of a file whose body contains a kernel launch's ``<<<`` (``starts``: the
+    file's directive starts, if known)."""
     found: dict[str, LaunchMacro] = {}
-    for start in directive_starts(tokens):
+    for start in directive_starts(tokens) if starts is None else starts:
         words, end = directive_words(tokens, start)
         if len(words) < 3 or words[0].text != "define" or words[1].kind != IDENT:
             continue

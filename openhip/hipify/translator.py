@@ -99,6 +99,7 @@ class _Translator:
         self.suffix: dict[int, str] = {}
         self._newlines: list[int] | None = None
         self._user_functions: set[str] | None = None
+        self._directives: list[int] | None = None
         self.strong_cuda = False  # a CUDA-only name or header: the file needs the HIP runtime
         self.weak_cuda = False  # keywords, launches, names shared by CUDA and HIP
         self.hip_signal = False  # the file already looks like HIP
@@ -590,9 +591,15 @@ class _Translator:
         if text != tok.text:
             self.repl[i] = text
 
+    def directives(self) -> list[int]:
+        """The token indexes that start preprocessor lines (computed once)."""
+        if self._directives is None:
+            self._directives = directive_starts(self.tokens)
+        return self._directives
+
     def in_directive(self, index: int) -> bool:
         """True when token ``index`` is part of a preprocessor line."""
-        for start in directive_starts(self.tokens):
+        for start in self.directives():
             if start > index:
                 return False
             if index <= directive_words(self.tokens, start)[1]:
@@ -605,7 +612,7 @@ class _Translator:
         names: set[str] = set()
         if "#" not in self.text:
             return names
-        for start in directive_starts(self.tokens):
+        for start in self.directives():
             words, _ = directive_words(self.tokens, start)
             if len(words) < 5 or words[0].text != "define" or words[1].kind != IDENT:
                 continue
@@ -657,7 +664,7 @@ class _Translator:
 
     def macro_launches(self, templates: set[str]) -> None:
         """Rewrite the uses of macros that complete a launch (see :mod:`.macro_launch`)."""
-        macros = launch_macros(self.tokens)
+        macros = launch_macros(self.tokens, self.directives())
         if not macros:
             return
         tokens = self.tokens
