@@ -49,6 +49,10 @@ unset: no limit. A bad value raises ValueError naming the variable.
 **Out of memory.** An allocation over the limit, or one the device refuses, first gives every
 cached block back and retries once; then it raises HipError ``hipErrorOutOfMemory`` with the
 pool's used, total and limit figures. ``hip.reset_device()`` gives the cached blocks back too.
+On the CPU platform the device's memory is the host's, whose allocations rarely fail (the
+kernel overcommits), so the cache is bounded as well: an allocation that finds no cached block
+while the cached blocks hold more than a quarter of the memory (``cache_cap``) gives them back
+first.
 
 Thread-safe: a free only appends to a queue (it never takes the pool's lock, so a garbage
 collection inside the pool cannot deadlock); allocations take the lock and settle the queue.
@@ -191,6 +195,8 @@ class MemoryPool:
         self.misses = 0  # allocations that went to the device
         self._limit = parse_limit(os.environ.get("OPENHIP_POOL_LIMIT", ""),
                                   dev.properties.total_memory)
+        #: cached bytes past which a miss gives the cache back first (0: none; CPU platform)
+        self.cache_cap = dev.properties.total_memory // 4 if dev.platform == "cpu" else 0
         _pools.add(self)
 
     # ---- figures --------------------------------------------------------------------------
@@ -268,7 +274,12 @@ class MemoryPool:
             if self._returns:
                 self._settle_locked()
             block = self._take_locked(cls, s)
-            if block is None:
+            trim = block is None and self.cache_cap and self._cached > self.cache_cap
+            if block is None and not trim:
+                reserved = self._reserve_locked(cls)
+        if trim:  # (outside the lock: frees may run the platform's checks)
+            self.free_all_blocks()
+            with self._lock:
                 reserved = self._reserve_locked(cls)
         zone = nbytes  # where the block's CPU red zone starts once handed out
         if block is not None:

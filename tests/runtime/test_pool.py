@@ -288,6 +288,22 @@ def test_environment_limit(device, monkeypatch):
         MemoryPool(device)
 
 
+def test_a_large_cache_is_given_back_on_a_miss(pool, device):
+    """The CPU platform bounds the cache (its memory is the host's): past cache_cap, a miss
+    gives the cached blocks back before allocating."""
+    assert pool.cache_cap == (device.properties.total_memory // 4
+                              if device.platform == "cpu" else 0)
+    pool.cache_cap = 4096
+    blocks = [pool.malloc(n) for n in (1000, 2000, 3000)]  # 1024 + 2048 + 3072 bytes
+    del blocks
+    assert pool.n_free_blocks() == 3 and pool.free_bytes() == 6144
+    again = pool.malloc(1000)  # a hit: the cache stays
+    assert pool.n_free_blocks() == 2
+    other = pool.malloc(10_000)  # a miss with 5120 > 4096 cached: they go first
+    assert pool.n_free_blocks() == 0 and pool.total_bytes() == 1024 + 10_240
+    del again, other
+
+
 def test_free_all_blocks(pool):
     blocks = [pool.malloc(n) for n in (100, 5000, 70_000, 2 << 20)]
     held = pool.total_bytes()
