@@ -45,7 +45,7 @@ CTYPES: dict[np.dtype, str] = {
     bool: "bool", int8: "signed char", int16: "short", int32: "int", int64: "long long",
     uint8: "unsigned char", uint16: "unsigned short", uint32: "unsigned int",
     uint64: "unsigned long long", float16: "__half", bfloat16: "__hip_bfloat16",
-    float32: "float", float64: "double", complex64: "oh_c64", complex128: "oh_c128",
+    float32: "float", float64: "double", complex64: "ohc<float>", complex128: "ohc<double>",
 }
 
 _KIND = {bool: "b", float16: "f", bfloat16: "f", float32: "f", float64: "f",

@@ -12,7 +12,8 @@ compute in float), the ``ohc<R>`` complex struct (``oh_c64``/``oh_c128``), ``OhA
 
 *dtypes -> C++.* :data:`openhip.numpy._dtypes.CTYPES` maps each dtype to its storage type:
 bool, signed char, short, int, long long, the unsigned ones, __half, __hip_bfloat16, float,
-double, oh_c64, oh_c128. Use :func:`ctype` in name expressions.
+double, ohc<float>, ohc<double> (the complex64/complex128 structs; hiprtc 5.2 refuses
+typedef names in name expressions). Use :func:`ctype` in name expressions.
 
 *Families.* A :class:`Family` is one ``.hip`` file plus compile options. One *build* of a family
 is one :class:`openhip.Module` holding every name expression of a *variant* (for the
