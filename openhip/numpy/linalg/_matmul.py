@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import math
 import operator
+import warnings
 from typing import Any
 
 import numpy as np
@@ -31,8 +32,24 @@ def backend(platform: str, dtype: np.dtype, deterministic: bool) -> str:
         return "openhip"
     if platform == "cpu" and _openblas.load() is not None:
         return "openblas"
-    # cuBLAS/rocBLAS are not wired yet: the project's own gemm serves GPUs.
+    _say_vendor_missing(platform)
     return "openhip"
+
+
+_VENDOR = {"cpu": "OpenBLAS", "nvidia": "cuBLAS", "amd": "rocBLAS/hipBLAS"}
+_said: set[str] = set()
+
+
+def _say_vendor_missing(platform: str) -> None:
+    """One warning per platform and process: which vendor BLAS is absent, and who serves."""
+    if platform in _said:
+        return
+    _said.add(platform)
+    why = ("is not wired into openhip yet" if platform != "cpu" else
+           "was not found (numpy's bundled scipy-openblas or a system libopenblas)")
+    warnings.warn(f"openhip.numpy.matmul on {platform}: {_VENDOR.get(platform, 'a vendor BLAS')} "
+                  f"{why}; the project's own gemm (kernels/gemm.hip) serves", RuntimeWarning,
+                  stacklevel=4)
 
 
 def _as_array(x: Any, other: Any = None) -> ndarray:

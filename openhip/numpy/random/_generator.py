@@ -268,8 +268,11 @@ class Generator:
 
     def shuffle(self, x: Any, axis: int = 0) -> None:
         """Permute ``x`` (an openhip.numpy array) in place along ``axis``."""
-        if not hasattr(x, "__array_namespace__"):
-            raise TypeError("shuffle: x must be an openhip.numpy array (shuffled in place)")
+        from ...runtime.array import DeviceArray
+
+        if not isinstance(x, DeviceArray):
+            raise TypeError("shuffle: x must be an openhip.numpy array (shuffled in place), not "
+                            f"{type(x).__name__}")
         x[...] = self.permutation(x, axis)
 
     def choice(self, a: Any, size: Any = None, replace: bool = True, p: Any = None,

@@ -186,3 +186,44 @@ def test_bad_input(device, call, exc, match):
 def test_generator_needs_an_openhip_bit_generator():
     with pytest.raises(TypeError, match="bit generator"):
         Generator(np.random.Philox(1))
+
+
+def test_permutation_shuffle_choice(device):
+    import openhip.numpy as hnp
+
+    g = default_rng(21)
+    p = host(g.permutation(1000))
+    assert p.dtype == np.int64 and np.array_equal(np.sort(p), np.arange(1000))
+    assert not np.array_equal(p, np.arange(1000))
+    assert np.array_equal(host(default_rng(21).permutation(1000)), p)  # same seed, same order
+    x = np.arange(60).reshape(20, 3)
+    px = host(g.permutation(hnp.asarray(x)))
+    assert sorted(map(tuple, px)) == sorted(map(tuple, x))  # rows permuted whole
+    py = host(g.permutation(hnp.asarray(x), axis=1))
+    assert np.array_equal(np.sort(py, axis=1), x)
+    arr = hnp.asarray(np.arange(50.0))
+    g.shuffle(arr)
+    assert np.array_equal(np.sort(host(arr)), np.arange(50.0))
+    c = host(g.choice(5, size=20000))
+    assert stats.chisquare(np.bincount(c, minlength=5)).pvalue > P_MIN
+    probs = np.array([0.1, 0.2, 0.0, 0.7])
+    cp = host(g.choice(4, size=20000, p=probs))
+    counts = np.bincount(cp, minlength=4)
+    assert counts[2] == 0
+    assert stats.chisquare(counts[[0, 1, 3]], 20000 * probs[[0, 1, 3]]).pvalue > P_MIN
+    nr = host(g.choice(100, size=30, replace=False))
+    assert len(set(nr.tolist())) == 30 and nr.max() < 100
+    wr = host(g.choice(10, size=3, replace=False, p=np.full(10, 0.1)))
+    assert len(set(wr.tolist())) == 3
+    pop = hnp.asarray(np.array([10.0, 20.0, 30.0]))
+    assert set(host(g.choice(pop, size=50)).tolist()) <= {10.0, 20.0, 30.0}
+    with pytest.raises(ValueError, match="larger sample"):
+        g.choice(3, size=5, replace=False)
+    with pytest.raises(ValueError, match="sum to 1"):
+        g.choice(3, p=[0.5, 0.1, 0.1])
+    with pytest.raises(ValueError, match="same size"):
+        g.choice(3, p=[0.5, 0.5])
+    with pytest.raises(ValueError, match="non-zero entries"):
+        g.choice(3, size=2, replace=False, p=[1.0, 0.0, 0.0])
+    with pytest.raises(TypeError, match="openhip.numpy array"):
+        g.shuffle(np.arange(3))
