@@ -150,9 +150,10 @@ def main(argv: list[str] | None = None) -> int:
             for ln in tail:
                 print(f"{'':24}| {ln[:160]}")
     passed = sum(r["passed"] for r in results)
+    not_applicable = sum(len(names.split(",")) for names, _why in excluded)
     print(f"\n{passed} of {len(results)} applicable samples pass their own check "
-          f"({100.0 * passed / max(1, len(results)):.0f}%); {len(excluded)} listed as not "
-          f"applicable to the CPU platform")
+          f"({100.0 * passed / max(1, len(results)):.0f}%); {not_applicable} samples listed as "
+          f"not applicable to the CPU platform")
     if args.json:
         args.json.write_text(json.dumps({"results": results, "excluded": excluded}, indent=1))
     return 0
