@@ -25,7 +25,9 @@ class HipifyOptions:
       ``amap`` (``--amap``) overrides it (translate as much as possible). ``defines``: ``-D``.
     * ``translate_strings``: rewrite CUDA names that stand alone (space-separated) inside
       string literals, as hipify-clang does; ``translate_comments``: rewrite CUDA names in
-      comments. Both off by default.
+      comments. Both off by default here (the translation of a kernel source keeps its
+      literals); the ``openhip hipify`` command line turns ``translate_strings`` on, as
+      hipify-clang (``--no-translate-strings`` turns it off).
     * ``warnings``: collect warnings (``-quiet-warnings`` turns them off);
       ``whitelist``: CUDA-looking names that are not reported as unknown.
     """
