@@ -252,14 +252,19 @@ def _op_names(op: str, ti: np.dtype, acc: np.dtype, aux: np.dtype | None) -> tup
     raise ValueError(op)
 
 
-def _parts(c: Canon, layout: str) -> int:
+def cols_tile(device: Any) -> int:
+    """Outputs per thread of the cols layout (OH_CW in kernels/reduce_ops.h)."""
+    return 256 if (device or get_device()).platform == "cpu" else 16
+
+
+def _parts(c: Canon, layout: str, tile: int = 16) -> int:
     if c.n_out == 0 or c.n_red == 0:
         return 1
     n0 = c.red[0][0]
     if layout == "cols":
         inner = c.kept[-1][0]
-        threads = (c.n_out // inner) * -(-inner // 16)
-        per_thread = c.n_red * min(inner, 16)
+        threads = (c.n_out // inner) * -(-inner // tile)
+        per_thread = c.n_red * min(inner, tile)
     else:
         threads, per_thread = c.n_out, c.n_red
     return max(1, min(n0, per_thread // _PART_MIN, _THREADS_WANTED // max(threads, 1)))
@@ -281,7 +286,8 @@ def reduce_into(x: Any, c: Canon, dtype_in: np.dtype, out: Any, dtype_out: np.dt
     if c.n_out == 0:
         return
     layout = _layout(c)
-    parts = _parts(c, layout)
+    tile = cols_tile(device)
+    parts = _parts(c, layout, tile)
     s1, s2 = _op_names(op, dtype_in, acc, aux_dtype)
     ci, ca, co = ctype(dtype_in), ctype(acc), ctype(dtype_out)
     family = f"reduce-{op}-{dtype_in.name}-{acc.name}-{dtype_out.name}"
@@ -291,21 +297,21 @@ def reduce_into(x: Any, c: Canon, dtype_in: np.dtype, out: Any, dtype_out: np.dt
     mod = load("reduce.hip", family, _family_exprs(op, dtype_in, acc, dtype_out, aux_dtype),
                device=device)
     if parts == 1:
-        threads = _threads(c, layout, 1)
+        threads = _threads(c, layout, 1, tile)
         launch_1d(mod.get_function(exprs[0]), threads, (x, out, aux, c.pack(1, post, scale)))
         return
     partial = scratch(c.n_out * parts, acc, device)
-    threads = _threads(c, layout, parts)
+    threads = _threads(c, layout, parts, tile)
     launch_1d(mod.get_function(exprs[0]), threads, (x, partial, aux, c.pack(parts)))
     launch_1d(mod.get_function(exprs[1]), c.n_out,
               (partial, out, aux, c.pack(1, post, scale, kept=[(c.n_out, parts)],
                                          red=[(parts, 1)])))
 
 
-def _threads(c: Canon, layout: str, parts: int) -> int:
+def _threads(c: Canon, layout: str, parts: int, tile: int) -> int:
     if layout == "cols":
         inner = c.kept[-1][0]
-        return (c.n_out // inner) * -(-inner // 16) * parts
+        return (c.n_out // inner) * -(-inner // tile) * parts
     return c.n_out * parts
 
 

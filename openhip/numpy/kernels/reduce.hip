@@ -26,6 +26,16 @@
 
 #include "reduce_ops.h"
 
+template <class Op>
+__device__ __forceinline__ typename Op::Acc oh_tree16(typename Op::Acc* a) {
+#pragma unroll
+  for (int w = OH_RU / 2; w >= 1; w /= 2) {
+#pragma unroll
+    for (int j = 0; j < w; ++j) a[j] = Op::comb(a[j], a[j + w]);
+  }
+  return a[0];
+}
+
 // ---------------------------------------------------------------------------------------
 // pairwise cascade of block values: a binary counter of partial sums, so that n block values
 // are combined in a balanced tree of depth log2(n)
@@ -33,8 +43,13 @@ template <class Op>
 struct Cascade {
   typedef typename Op::Acc A;
   A lv[40];
+  A lane[OH_RU];  // the running lanes of a non-pairwise operation
   oh_u64 count;
-  __device__ __forceinline__ void init() { count = 0; }
+  __device__ __forceinline__ void init() {
+    count = 0;
+    OH_LANES
+    for (int j = 0; j < OH_RU; ++j) lane[j] = Op::id();
+  }
   __device__ __forceinline__ void push(A v) {
     int k = 0;
     oh_u64 c = count;
@@ -46,9 +61,9 @@ struct Cascade {
     lv[k] = v;
     ++count;
   }
-  __device__ __forceinline__ A result() const {
-    A r = Op::id();
-    bool have = false;
+  __device__ __forceinline__ A result() {
+    A r = Op::pairwise ? Op::id() : oh_tree16<Op>(lane);
+    bool have = !Op::pairwise;
     for (int k = 0; k < 40; ++k) {
       if ((count >> k) & 1) {
         r = have ? Op::comb(lv[k], r) : lv[k];
@@ -59,22 +74,21 @@ struct Cascade {
   }
 };
 
-template <class Op>
-__device__ __forceinline__ typename Op::Acc oh_tree16(typename Op::Acc* a) {
-#pragma unroll
-  for (int w = OH_RU / 2; w >= 1; w /= 2) {
-#pragma unroll
-    for (int j = 0; j < w; ++j) a[j] = Op::comb(a[j], a[j + w]);
-  }
-  return a[0];
-}
-
 // one row of the innermost reduced dimension: len elements at stride s (elements)
 template <class Op, class Ti, bool Unit>
 __device__ __forceinline__ void oh_row(const Ti* __restrict__ p, oh_i64 len, oh_i64 s,
                                        const typename Op::State& st, Cascade<Op>& cas) {
   typedef typename Op::Acc A;
   oh_i64 i = 0;
+  if (!Op::pairwise) {
+    for (; i + OH_RU <= len; i += OH_RU) {
+      OH_LANES
+      for (int j = 0; j < OH_RU; ++j)
+        cas.lane[j] = Op::comb(cas.lane[j], Op::map(p[(Unit ? (i + j) : (i + j) * s)], st));
+    }
+    for (; i < len; ++i) cas.lane[0] = Op::comb(cas.lane[0], Op::map(p[Unit ? i : i * s], st));
+    return;
+  }
   for (; i + OH_RB <= len; i += OH_RB) {
     A a[OH_RU];
     OH_LANES
@@ -152,29 +166,29 @@ __global__ void rows(const Ti* __restrict__ x, To* __restrict__ out, const void*
   out[t] = cvt<To>(oh_post(cas.result(), r.post, r.scale));
 }
 
-// kept innermost dimension kn[nk-1] of stride 1: thread = (tile of OH_RU outputs, part)
+// kept innermost dimension kn[nk-1] of stride 1: thread = (tile of OH_CW outputs, part)
 template <class Op, class Ti, class To>
 __global__ void cols(const Ti* __restrict__ x, To* __restrict__ out, const void* aux, OhRed r) {
   const int nk = (int)r.nk, nr = (int)r.nr;
   const oh_i64 n_out = r.n_out, parts = r.parts;
   const oh_i64 *kn = r.kn, *ks = r.ks, *rn = r.rn, *rs = r.rs;
   const oh_i64 inner = kn[nk - 1];
-  const oh_i64 tiles_per_row = (inner + OH_RU - 1) / OH_RU;
+  const oh_i64 tiles_per_row = (inner + OH_CW - 1) / OH_CW;
   const oh_i64 n_tiles = (n_out / inner) * tiles_per_row;
   const oh_i64 t = oh_index();
   if (t >= n_tiles * parts) return;
   typedef typename Op::Acc A;
   const oh_i64 tile = t / parts, p = t - tile * parts;
   const oh_i64 orow = tile / tiles_per_row;
-  const oh_i64 j0 = (tile - orow * tiles_per_row) * OH_RU;
+  const oh_i64 j0 = (tile - orow * tiles_per_row) * OH_CW;
   const oh_i64 o0 = orow * inner + j0;              // first output of the tile
-  const int w = (int)(inner - j0 < OH_RU ? inner - j0 : OH_RU);
+  const int w = (int)(inner - j0 < OH_CW ? inner - j0 : OH_CW);
   const Ti* base = x + oh_kept_offset(kn, ks, nk, o0);
   const oh_i64 n0 = rn[0], c = (n0 + parts - 1) / parts;
   const oh_i64 lo = p * c < n0 ? p * c : n0, hi = lo + c < n0 ? lo + c : n0;
-  typename Op::State st[OH_RU];
-  A a[OH_RU];
-  for (int j = 0; j < OH_RU; ++j) {
+  typename Op::State st[OH_CW];
+  A a[OH_CW];
+  for (int j = 0; j < OH_CW; ++j) {
     st[j] = Op::state(aux, o0 + (j < w ? j : 0));
     a[j] = Op::id();
   }
@@ -191,10 +205,10 @@ __global__ void cols(const Ti* __restrict__ x, To* __restrict__ out, const void*
     oh_i64 off = one ? lo * s : 0;
     for (int d = 0; d < nr - 1; ++d) off += idx[d] * rs[d];
     const Ti* q = base + off;
-    if (w == OH_RU) {
+    if (w == OH_CW) {
       for (oh_i64 i = 0; i < len; ++i, q += s) {
         OH_LANES
-        for (int j = 0; j < OH_RU; ++j) a[j] = Op::comb(a[j], Op::map(q[j], st[j]));
+        for (int j = 0; j < OH_CW; ++j) a[j] = Op::comb(a[j], Op::map(q[j], st[j]));
       }
     } else {
       for (oh_i64 i = 0; i < len; ++i, q += s)

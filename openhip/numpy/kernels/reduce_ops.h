@@ -7,6 +7,11 @@
 
 #define OH_RB 128   // block of the innermost loop
 #define OH_RU 16    // accumulators (vector lanes) per block
+#ifdef OPENHIP_CPU_HIP_RUNTIME_H
+#define OH_CW 256   // outputs per thread of cols<> (_reduction.py: COLS_TILE)
+#else
+#define OH_CW 16
+#endif
 
 // The 16-lane loops stay loops for GCC (its complete unrolling runs before the vectoriser,
 // and the unrolled form of a select (max/min) does not vectorise): one vector operation each.
@@ -62,10 +67,13 @@ template <> struct oh_lim<double> {
 };
 
 // ---------------------------------------------------------------------------------------
-// operations: Acc (accumulator type), State (per output, from aux), id(), map(), comb()
+// operations: Acc (accumulator type), State (per output, from aux), id(), map(), comb(), and
+// pairwise: whether rows<> combines its blocks in a pairwise cascade (float sums) or keeps
+// its 16 lanes running over the whole row (the rest: no scalar work per block)
 template <class Ti, class A>
 struct Sum {
   typedef A Acc;
+  static const bool pairwise = true;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
   static __device__ __forceinline__ A id() { return cvt<A>(0); }
@@ -75,6 +83,7 @@ struct Sum {
 template <class Ti, class A>
 struct Prod {
   typedef A Acc;
+  static const bool pairwise = false;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
   static __device__ __forceinline__ A id() { return cvt<A>(1); }
@@ -85,26 +94,30 @@ struct Prod {
 template <class Ti>
 struct Max {
   typedef typename oh_ct<Ti>::C Acc;
+  static const bool pairwise = false;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
   static __device__ __forceinline__ Acc id() { return oh_lim<Acc>::lo(); }
   static __device__ __forceinline__ Acc map(Ti v, const State&) { return cvt<Acc>(v); }
-  // b replaces a when b is greater or NaN; a NaN a stays (nothing is greater than it)
-  static __device__ __forceinline__ Acc comb(Acc a, Acc b) { return (b > a || b != b) ? b : a; }
+  // b replaces a when b is greater or NaN; a NaN a stays (nothing is greater than it).
+  // A bitwise | (no short circuit): the lane loops vectorise to compare + blend.
+  static __device__ __forceinline__ Acc comb(Acc a, Acc b) { return ((b > a) | (b != b)) ? b : a; }
 };
 template <class Ti>
 struct Min {
   typedef typename oh_ct<Ti>::C Acc;
+  static const bool pairwise = false;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
   static __device__ __forceinline__ Acc id() { return oh_lim<Acc>::hi(); }
   static __device__ __forceinline__ Acc map(Ti v, const State&) { return cvt<Acc>(v); }
-  static __device__ __forceinline__ Acc comb(Acc a, Acc b) { return (b < a || b != b) ? b : a; }
+  static __device__ __forceinline__ Acc comb(Acc a, Acc b) { return ((b < a) | (b != b)) ? b : a; }
 };
 // all / any / count_nonzero: the truth of each element (NaN is true)
 template <class Ti>
 struct All {
   typedef int Acc;
+  static const bool pairwise = false;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
   static __device__ __forceinline__ int id() { return 1; }
@@ -114,6 +127,7 @@ struct All {
 template <class Ti>
 struct Any {
   typedef int Acc;
+  static const bool pairwise = false;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
   static __device__ __forceinline__ int id() { return 0; }
@@ -123,6 +137,7 @@ struct Any {
 template <class Ti>
 struct CountNZ {
   typedef oh_i64 Acc;
+  static const bool pairwise = false;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
   static __device__ __forceinline__ oh_i64 id() { return 0; }
@@ -133,6 +148,7 @@ struct CountNZ {
 template <class Ti, class M, class A>
 struct SqDev {
   typedef A Acc;
+  static const bool pairwise = true;
   struct State { M m; };
   static __device__ __forceinline__ State state(const void* aux, oh_i64 o) {
     State s;
