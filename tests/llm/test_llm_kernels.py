@@ -1,0 +1,193 @@
+"""Each forward kernel of openhip.llm against numpy: embedding, RMSNorm, RoPE (llama and NeoX
+pairing), the matrix products per weight type (float and Q8_0-integer paths, fused SwiGLU),
+KV-cache writes (bytes equal to quantize()), causal GQA attention over the cache (also split
+into key chunks and merged), log-softmax."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import openhip as hip
+from openhip.llm import kernels, quant
+from openhip.llm.types import by_name
+
+gguf = pytest.importorskip("gguf")
+
+RNG = np.random.default_rng(42)
+B = 64
+
+
+def fwd(name):
+    return kernels.function("forward", name)
+
+
+def att(name, kt, vt):
+    return kernels.function("attention", name, (f"oh_attention<{kt}, {vt}>",
+                                                f"oh_attention_split<{kt}, {vt}>"))
+
+
+def grid(n):
+    return (n + B - 1) // B
+
+
+def deq(q, t):
+    return quant.dequantize(q, t).astype(np.float64)
+
+
+@pytest.mark.parametrize("wtype", ["f32", "f16", "bf16", "q8_0", "q4_0", "q4_1", "q5_0", "q5_1",
+                                   "q4_k", "q6_k"])
+def test_embedding(wtype):
+    t = by_name(wtype)
+    table = RNG.standard_normal((20, 256)).astype(np.float32)
+    q = quant.quantize(table, t) if t.quantized or t.name == "bf16" else (
+        table.astype(np.float16).view(np.uint8) if t.name == "f16" else table.view(np.uint8))
+    ids = np.array([3, 0, 19, 3, 7], np.int32)
+    out = hip.empty(5 * 256, np.float32)
+    fwd(f"oh_embed<{t.id}>")(grid(5 * 256 // t.block), B, (hip.asarray(q.ravel()),
+                                                            hip.asarray(ids), out, 5, 256))
+    want = quant.dequantize(q, t) if t.name != "f32" else table
+    assert np.array_equal(out.get().reshape(5, 256), want[ids])
+
+
+def test_rmsnorm_with_rows():
+    x = RNG.standard_normal((6, 96)).astype(np.float32)
+    w = RNG.standard_normal(96).astype(np.float32)
+    rows = np.array([5, 0, 2], np.int32)
+    y = hip.empty(3 * 96, np.float32)
+    fwd("oh_rmsnorm")(1, B, (hip.asarray(x), hip.asarray(w), y, hip.asarray(rows), 3, 96, 1e-5))
+    xr = x[rows].astype(np.float64)
+    want = xr / np.sqrt((xr * xr).mean(-1, keepdims=True) + 1e-5) * w
+    np.testing.assert_allclose(y.get().reshape(3, 96), want, rtol=2e-6, atol=2e-6)
+
+
+@pytest.mark.parametrize("neox", [0, 1])
+def test_rope(neox):
+    T, H, hd = 5, 3, 64
+    x = RNG.standard_normal((T, H, hd)).astype(np.float32)
+    pos = np.array([0, 1, 7, 100, 1000], np.int32)
+    d = hip.asarray(x.copy())
+    fwd("oh_rope")(grid(T * H * hd // 2), B, (d, hip.asarray(pos), T, H, hd, hd, 10000.0, 0.5,
+                                              neox))
+    ang = pos[:, None] * 0.5 * 10000.0 ** (-np.arange(hd // 2) * 2 / hd)
+    c, s = np.cos(ang)[:, None], np.sin(ang)[:, None]
+    a, b = (x[..., : hd // 2], x[..., hd // 2:]) if neox else (x[..., 0::2], x[..., 1::2])
+    ra, rb = a * c - b * s, a * s + b * c
+    want = np.empty_like(x, dtype=np.float64)
+    if neox:
+        want[..., : hd // 2], want[..., hd // 2:] = ra, rb
+    else:
+        want[..., 0::2], want[..., 1::2] = ra, rb
+    np.testing.assert_allclose(d.get().reshape(x.shape), want, rtol=1e-4, atol=2e-4)
+
+
+@pytest.mark.parametrize("wtype", ["f32", "f16", "bf16", "q4_1", "q5_1", "q4_k", "q6_k",
+                                   "q8_0", "q4_0", "q5_0"])
+@pytest.mark.parametrize("T", [1, 3, 9])
+def test_matmul_and_swiglu(wtype, T):
+    t = by_name(wtype)
+    N, K = 40, 512
+    Wg = RNG.standard_normal((N, K)).astype(np.float32)
+    Wu = RNG.standard_normal((N, K)).astype(np.float32)
+    X = RNG.standard_normal((T, K)).astype(np.float32)
+
+    def enc(w):
+        if t.name == "f32":
+            return w.view(np.uint8), w.astype(np.float64)
+        if t.name == "f16":
+            return w.astype(np.float16).view(np.uint8), w.astype(np.float16).astype(np.float64)
+        q = quant.quantize(w, t)
+        return q, deq(q, t)
+
+    (qg, fg), (qu, fu) = enc(Wg), enc(Wu)
+    q8 = t.name in ("q8_0", "q4_0", "q5_0")
+    xin = hip.asarray(quant.quantize(X, "q8_0").ravel()) if q8 else hip.asarray(X)
+    xf = deq(quant.quantize(X, "q8_0"), "q8_0") if q8 else X.astype(np.float64)
+    suffix = "_q8" if q8 else ""
+    y = hip.empty(T * N, np.float32)
+    fwd(f"oh_matmul{suffix}<{t.id}>")(grid(N), B, (hip.asarray(qg.ravel()), xin, y, N, K, T))
+    g = xf @ fg.T
+    np.testing.assert_allclose(y.get().reshape(T, N), g, rtol=1e-4, atol=1e-3)
+    s = hip.empty(T * N, np.float32)
+    fwd(f"oh_matmul_swiglu{suffix}<{t.id}>")(grid(N), B, (hip.asarray(qg.ravel()),
+                                                          hip.asarray(qu.ravel()), xin, s, N, K,
+                                                          T))
+    u = xf @ fu.T
+    np.testing.assert_allclose(s.get().reshape(T, N), g / (1 + np.exp(-g)) * u, rtol=1e-4,
+                               atol=1e-3)
+    # one token alone gives the same bits as inside the batch
+    y1 = hip.empty(N, np.float32)
+    x1 = hip.asarray(quant.quantize(X[-1:], "q8_0").ravel()) if q8 else hip.asarray(X[-1:])
+    fwd(f"oh_matmul{suffix}<{t.id}>")(grid(N), B, (hip.asarray(qg.ravel()), x1, y1, N, K, 1))
+    assert np.array_equal(y1.get(), y.get().reshape(T, N)[-1])
+
+
+@pytest.mark.parametrize("ctype", ["f32", "f16", "bf16", "q8_0", "q4_0"])
+def test_kv_store_bytes(ctype):
+    t = by_name(ctype)
+    T, W, n_ctx = 3, 128, 8
+    src = RNG.standard_normal((T, W)).astype(np.float32)
+    cache = hip.zeros(2 * n_ctx * (W // t.block) * t.bytes, np.uint8)
+    slot = np.array([5, n_ctx + 0, 2], np.int64)
+    fwd(f"oh_kv_store<{t.id}>")(grid(T * W // t.block), B, (hip.asarray(src), cache,
+                                                            hip.asarray(slot), T, W))
+    rows = cache.get().reshape(2 * n_ctx, -1)
+    for i, s in enumerate(slot):
+        assert np.array_equal(rows[s], quant.quantize(src[i], t))
+    assert not rows[1].any()
+
+
+def _cache(vals, t):
+    """[n_slots*n_ctx, width] floats -> cache bytes of type t, and their dequantised values."""
+    q = quant.quantize(vals, t)
+    return q, quant.dequantize(q, t).astype(np.float64)
+
+
+@pytest.mark.parametrize("kt,vt", [("f32", "f32"), ("f16", "f16"), ("q8_0", "q8_0"),
+                                   ("q4_0", "q8_0"), ("bf16", "bf16"), ("f16", "q4_0")])
+def test_attention_gqa_causal(kt, vt):
+    K_t, V_t = by_name(kt), by_name(vt)
+    nh, nkv, hd, n_ctx, n_seq = 4, 2, 64, 16, 2
+    kv = RNG.standard_normal((n_seq * n_ctx, nkv * hd)).astype(np.float32)
+    vv = RNG.standard_normal((n_seq * n_ctx, nkv * hd)).astype(np.float32)
+    kq, kf = _cache(kv, K_t)
+    vq, vf = _cache(vv, V_t)
+    seq = np.array([0, 0, 1, 1, 1], np.int32)
+    pos = np.array([0, 9, 3, 15, 0], np.int32)
+    T = len(seq)
+    Q = RNG.standard_normal((T, nh, hd)).astype(np.float32)
+    scale = 1 / np.sqrt(hd)
+    want = np.zeros((T, nh, hd))
+    for t in range(T):
+        for h in range(nh):
+            g = h // (nh // nkv)
+            rows = seq[t] * n_ctx + np.arange(pos[t] + 1)
+            k = kf[rows, g * hd:(g + 1) * hd]
+            v = vf[rows, g * hd:(g + 1) * hd]
+            s = (k @ Q[t, h].astype(np.float64)) * scale
+            p = np.exp(s - s.max())
+            want[t, h] = p @ v / p.sum()
+    args = (hip.asarray(Q), hip.asarray(kq.ravel()), hip.asarray(vq.ravel()))
+    meta = (hip.asarray(seq), hip.asarray(pos), T, nh, nkv, hd, n_ctx, scale)
+    out = hip.empty(T * nh * hd, np.float32)
+    att(f"oh_attention<{K_t.id}, {V_t.id}>", K_t.id, V_t.id)(grid(T * nh), B,
+                                                            (*args, out, *meta))
+    np.testing.assert_allclose(out.get().reshape(T, nh, hd), want, rtol=1e-4, atol=1e-4)
+    for split in (2, 5):
+        part = hip.empty(T * nh * split * (hd + 2), np.float32)
+        att(f"oh_attention_split<{K_t.id}, {V_t.id}>", K_t.id, V_t.id)(
+            grid(T * nh * split), B, (*args, part, *meta, split))
+        o2 = hip.empty(T * nh * hd, np.float32)
+        att("oh_attention_merge", K_t.id, V_t.id)(grid(T * nh), B, (part, o2, T * nh, hd, split))
+        np.testing.assert_allclose(o2.get().reshape(T, nh, hd), want, rtol=1e-4, atol=1e-4)
+
+
+def test_logprob_rows():
+    V = 1003
+    x = (RNG.standard_normal((4, V)) * 5).astype(np.float32)
+    tgt = np.array([0, 1002, 17, 500], np.int32)
+    out = hip.empty(4, np.float32)
+    fwd("oh_logprob")(1, B, (hip.asarray(x), hip.asarray(tgt), out, 4, V))
+    xd = x.astype(np.float64)
+    lse = np.log(np.exp(xd - xd.max(-1, keepdims=True)).sum(-1)) + xd.max(-1)
+    np.testing.assert_allclose(out.get(), xd[np.arange(4), tgt] - lse, rtol=1e-5, atol=1e-5)
