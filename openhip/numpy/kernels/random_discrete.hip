@@ -52,6 +52,46 @@ __global__ void ohr_integers(unsigned int k0, unsigned int k1, unsigned int c0, 
   out[i] = (T)(low + r);
 }
 
+// Ranges of at most 2^32 values, the fast way: thread t turns the four words of the block at
+// counter + t into four candidates (out[t + j * nb], nb = ceil(n / 4): planes, as the vector
+// distributions), with Lemire's multiply; a word in the rejection zone (probability
+// threshold / 2^32, about 7e-8 for m = 1000) flags its element, and ohr_integers_redo draws that
+// element again from its own stream (sub-stream 1).  Still a pure function of (key, counter, n).
+template <typename T>
+__global__ void ohr_integers32(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, T* out, unsigned char* redo, unsigned long long n,
+    unsigned long long low, unsigned long long m, unsigned int threshold) {
+  const unsigned int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned long long nb = (n + 3) / 4;
+  if (t >= nb) return;
+  unsigned int x0, x1, x2, x3;
+  ohr_counter_add32(c0, c1, c2, c3, t, &x0, &x1, &x2, &x3);
+  const ohr_block b = ohr_philox4x32_10(x0, x1, x2, x3, k0, k1);
+  for (int j = 0; j < 4; ++j) {
+    const unsigned long long idx = j * nb + t;
+    const unsigned long long mm = (unsigned long long)b.w[j] * m;
+    if (idx < n) {
+      out[idx] = (T)(low + (mm >> 32));
+      redo[idx] = (unsigned int)mm < threshold ? 1 : 0;
+    }
+  }
+}
+
+template <typename T>
+__global__ void ohr_integers_redo(unsigned int k0, unsigned int k1, unsigned int c0,
+    unsigned int c1, unsigned int c2, unsigned int c3, T* out, const unsigned char* redo,
+    unsigned long long n, unsigned long long low, unsigned long long m, unsigned int threshold) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n || !redo[i]) return;
+  OHR_KC_ARRAY;
+  ohr_stream s = ohr_stream_open(kc, i, 1);
+  unsigned long long mm;
+  do {
+    mm = (unsigned long long)ohr_next32(s) * m;
+  } while ((unsigned int)mm < threshold);
+  out[i] = (T)(low + (mm >> 32));
+}
+
 // Poisson: multiplication (lam < 10), PTRS (Hoermann 1993) above, as numpy's.
 __global__ void ohr_poisson(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
     unsigned int c2, unsigned int c3, long long* out, unsigned long long n, double lam) {

@@ -211,10 +211,34 @@ class Generator:
         if hi > vmax:
             raise ValueError(f"high is out of bounds for {dt.name}")
         span = (hi - lo + 1) & ((1 << 64) - 1)  # 0 means all 2**64 values
-        out = self._stream("discrete", f"ohr_integers<{_kernels.c_type(dt_kernel)}>",
-                           _arrays.normalize_size(size), dt_kernel,
-                           (lo & ((1 << 64) - 1), span))
+        shape = _arrays.normalize_size(size)
+        ctype = _kernels.c_type(dt_kernel)
+        if 0 < span <= 1 << 32:
+            out = self._integers32(shape, dt_kernel, ctype, lo & ((1 << 64) - 1), span)
+        else:
+            out = self._stream("discrete", f"ohr_integers<{ctype}>", shape, dt_kernel,
+                               (lo & ((1 << 64) - 1), span))
         return out.view(np.bool_) if dt == np.bool_ else out
+
+    def _integers32(self, shape: tuple[int, ...], dtype: np.dtype, ctype: str, low: int,
+                    span: int) -> Any:
+        """Ranges of at most 2**32 values: four candidates per Philox block (planes), the rare
+        rejected ones drawn again from their own streams (random_discrete.hip)."""
+        out = _arrays.empty(shape, dtype)
+        n = _arrays.count(shape)
+        if not n:
+            return out
+        blocks = (n + 3) // 4
+        if blocks >= 1 << 32:
+            raise ValueError(f"integers: {n} values in one call is more than this generator "
+                             "draws at once (2**32 blocks of 4); split the call")
+        redo = _arrays.empty((n,), np.uint8)
+        threshold = ((1 << 32) - span) % span
+        args = self._philox_args(max(blocks, n))
+        extra = (n, low, span, threshold)
+        _kernels.launch("discrete", f"ohr_integers32<{ctype}>", blocks, args + (out, redo) + extra)
+        _kernels.launch("discrete", f"ohr_integers_redo<{ctype}>", n, args + (out, redo) + extra)
+        return out
 
     def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
         """Poisson int64 (multiplication below 10, PTRS above, as numpy's)."""

@@ -33,7 +33,9 @@ _FLOAT_TYPES = {np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
 FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "core": ("random_core.hip", tuple(
         f"ohr_{k}<{t}>" for k in ("uniform", "normal", "exponential") for t in _FLOAT_TYPES.values())),
-    "discrete": ("random_discrete.hip", tuple(f"ohr_integers<{t}>" for t in _INTEGER_TYPES.values())),
+    "discrete": ("random_discrete.hip", tuple(
+        f"ohr_{k}<{t}>" for k in ("integers", "integers32", "integers_redo")
+        for t in _INTEGER_TYPES.values())),
     "gamma": ("random_gamma.hip", tuple(
         f"ohr_{k}<{t}>" for k in ("gamma", "beta") for t in _FLOAT_TYPES.values())),
     "check": ("random_check.hip", ()),
