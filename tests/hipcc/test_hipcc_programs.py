@@ -134,6 +134,15 @@ def test_vendor_platform_without_its_compiler(tmp_path):
     assert "hipcc is not installed" in proc.stderr
 
 
+@pytest.mark.skipif(shutil.which("nvcc") is None, reason="nvcc is not installed")
+def test_nvidia_platform_hands_the_command_to_nvcc(tmp_path):
+    out = tmp_path / "va.o"
+    proc = openhip("hipcc", "--platform", "nvidia", "-c", str(PROGRAMS / "vector_add.cu"),
+                   "-o", str(out))
+    assert proc.returncode == 0, proc.stderr
+    assert out.stat().st_size > 0
+
+
 def test_missing_source_and_compile_errors_name_the_file(tmp_path):
     proc = openhip("run", str(tmp_path / "missing.cu"))
     assert proc.returncode == 1 and "cannot read the source" in proc.stderr
