@@ -99,8 +99,8 @@ _CG_UNQUALIFIED = frozenset({"sync", "reduce", "inclusive_scan", "exclusive_scan
                              "labeled_partition", "binary_partition", "this_grid"})
 
 
-#: the run-time check of an interchanged stride loop (rewrite.interchange_stride_loops)
-_STRIDE_OK = "::openhip::detail::stride_ok<"
+#: the run-time checks of an interchanged stride loop (rewrite.interchange_stride_loops)
+_STRIDE_OK = ("::openhip::detail::stride_ok<", "::openhip::detail::stride_full<")
 _STRIDE_MARK = re.compile(re.escape(STRIDE_INDEX) + r"\((__oh_gs\d+)\)")
 
 
@@ -364,7 +364,7 @@ class _Kernel:
         text = re.sub(r"\s+", "", self.t(fn))
         engine = re.match(r"(?:::)?openhip::detail::(\w+)", text)
         if engine and not engine.group(1).startswith(("wc_", "region_", "vote_add",
-                                                                 "stride_ok")):
+                                                                 "stride_")):
             raise _Fallback(f"line {line}: {text}(...) (the engine's own functions may need "
                             "the fibers)")
         if _CG_CALLS.match(text) or (self.using_cg and text in _CG_UNQUALIFIED and

@@ -1121,7 +1121,9 @@ def interchange_stride_loops(data: bytes, body, root, sync_names: set[str],
     time that no index wraps and the comparisons are numeric; the loop as written otherwise:
 
         if (!stride_ok<T>(U, B, S)) { split; for (...) BODY }
-        else { for (T g = U; g < B; g += S) { split; { T i = STRIDE_INDEX(g); if (i < B) BODY } } }
+        else { for (T g = U; g < B; g += S) { split;
+          if (!stride_full<T>(g, B)) { split; { T i = STRIDE_INDEX(g); if (i < B) BODY } }
+          else { split; { T i = STRIDE_INDEX(g); BODY } } } }
 
     Every thread runs the same iterations with the same values; only the order of different
     threads' iterations changes, which no kernel without a race can tell.  The copy of the loop
@@ -1256,9 +1258,14 @@ def _interchanged(data: bytes, loop, aliases: set[str], helpers: dict, sync_name
     g = f"__oh_gs{n}"
     b = _flat(data, bound)
     original = _flat(data, loop)
+    index = f"{type_text} {i} = {STRIDE_INDEX}({g});"
+    # the last, partial start of the block tests each index; the full ones do not (no masked
+    # loads); the copies that are not the loop as written are on its first line
     return (f"if (!::openhip::detail::stride_ok<{type_text}>({start}, ({b}), ({step_text}))) "
             f"{{ {WARP_SPLIT}(); {original} }} else {{ "
             f"for ({type_text} {g} = {start}; {g} < ({b}); {g} += ({step_text})) "
-            f"{{ {WARP_SPLIT}(); {{ {type_text} {i} = {STRIDE_INDEX}({g}); if ({i} < ({b})) "
+            f"{{ {WARP_SPLIT}(); if (!::openhip::detail::stride_full<{type_text}>({g}, ({b}))) "
+            f"{{ {WARP_SPLIT}(); {{ {index} if ({i} < ({b})) {_flat(data, body)} }} }} else "
+            f"{{ {WARP_SPLIT}(); {{ {index} "
             + "\n" * data[loop.start_byte:body.start_byte].count(b"\n")  # the body's lines
-            + _text(data, body) + " } } }")
+            + _text(data, body) + " } } } }")

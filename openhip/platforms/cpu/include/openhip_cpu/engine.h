@@ -774,6 +774,12 @@ __attribute__((always_inline)) inline bool stride_ok(U u, B b, S s) {
     return top <= stride_max<T>() && first <= stride_max<T>() && first <= stride_max<A>();
   }
 }
+// ... and, for a start g < b of such a loop, whether all the block's blockDim.x indices from g are
+// below b (the thread loop then needs no test of its own)
+template <class T, class G, class B>
+__attribute__((always_inline)) inline bool stride_full(G g, B b) {
+  return (unsigned long long)b - (unsigned long long)g >= (unsigned long long)blockDim.x;
+}
 
 // __syncthreads_count/_and/_or in a kernel split at its barriers (regions.py expands each into
 // plain barriers around two block counters): one thread's vote. Threads of a region run one
