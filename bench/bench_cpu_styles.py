@@ -13,9 +13,12 @@ in the same run.
 
 Kernels: bench/bench_cpu_styles.hip; C++ peers: bench/bench_cpu_styles.cpp.
 
-    python bench/bench_cpu_styles.py [--repeats 7] [--before DIR] [--json FILE]
+    python bench/bench_cpu_styles.py [--repeats 7] [--before DIR] [--json FILE] [--cpu-time]
 
 Medians over repeats; the machine is shared, so the load (os.getloadavg) is printed too.
+``--cpu-time``: one worker thread (OPENHIP_CPU_THREADS=1) and one OpenMP thread, the reductions
+and scans timed in CPU time (the process's for the kernels, the thread's for the C++ peers), so
+that the waits of a loaded machine do not count; the ratios are then one thread against one.
 """
 
 from __future__ import annotations
@@ -36,6 +39,8 @@ from bench_cpu import median_time  # bench/ is the script's directory
 
 HERE = Path(__file__).resolve().parent
 N = 1 << 24
+#: the clock of the reductions and scans (time.process_time with --cpu-time)
+CLOCK = time.perf_counter
 
 
 def build_plain(tmp: Path) -> ctypes.CDLL:
@@ -48,6 +53,7 @@ def build_plain(tmp: Path) -> ctypes.CDLL:
     dll.plain_sum.restype = ctypes.c_double
     dll.plain_scan.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
                                ctypes.c_void_p]
+    dll.use_cpu_clock(1 if CLOCK is time.process_time else 0)
     return dll
 
 
@@ -86,9 +92,9 @@ def bench_reduce(hip, mods, dll, repeats: int, fiber_repeats: int) -> dict:
                 t_k, t_p = [], []
                 for _ in range(repeats if mode == "regions" else fiber_repeats):
                     t_p.append(plain())
-                    t0 = time.perf_counter()
+                    t0 = CLOCK()
                     run()
-                    t_k.append(time.perf_counter() - t0)
+                    t_k.append(CLOCK() - t0)
                 got = float(partial.get().astype(np.float64).sum())
                 assert got == want, (kernel, mode, got, want)
                 key = f"{kernel}_grid{grid}_{mode}"
@@ -135,15 +141,21 @@ def bench_scan(hip, mods, dll, repeats: int, fiber_repeats: int) -> dict:
             add(levels[0], 256, (data, sums[0]))
             hip.synchronize()
 
-        reset = median_time(lambda data=data: (data.set(x), hip.synchronize()), 3, warmup=1)
+        resets = []
+        for _ in range(4):
+            t0 = CLOCK()
+            data.set(x)
+            hip.synchronize()
+            resets.append(CLOCK() - t0)
+        reset = statistics.median(resets[1:])
         run()
         t_k = []
         for _ in range(repeats if mode == "regions" else fiber_repeats):
             if mode == "regions":
                 plain()  # alternating with the kernel, as in bench_reduce
-            t0 = time.perf_counter()
+            t0 = CLOCK()
             run()
-            t_k.append(time.perf_counter() - t0 - reset)
+            t_k.append(CLOCK() - t0 - reset)
         assert np.array_equal(data.get(), want), mode
         out[f"shfl_scan_{mode}_ms"] = statistics.median(t_k) * 1e3
         out[f"shfl_scan_{mode}_mode"] = modes["shfl_scan"]
@@ -265,10 +277,17 @@ def main() -> None:
     ap.add_argument("--fiber-repeats", type=int, default=2)
     ap.add_argument("--before", type=Path, help="an older openhip tree for the corpus count")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--cpu-time", action="store_true",
+                    help="one thread each, reductions and scans timed in CPU time")
     ns = ap.parse_args()
+    if ns.cpu_time:
+        global CLOCK
+        CLOCK = time.process_time
+        os.environ["OPENHIP_CPU_THREADS"] = "1"
+        os.environ["OMP_NUM_THREADS"] = "1"
     import openhip as hip
 
-    results: dict = {"load_before": os.getloadavg()}
+    results: dict = {"load_before": os.getloadavg(), "cpu_time": ns.cpu_time}
     mods = {mode: load(hip, mode) for mode in ("regions", "fibers")}
     results["modes"] = mods["regions"][1]
     with tempfile.TemporaryDirectory() as tmp:
