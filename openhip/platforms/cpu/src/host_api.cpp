@@ -241,6 +241,30 @@ void order_before(hipStream_t s) {
   }
 }
 
+// ---- retired runtime events ------------------------------------------------------------------------
+// A destroyed event (the program's, or a destroyed stream's internal one) may still be named by
+// a wait command queued on some stream: the runtime's object is kept until every stream has
+// drained (a device synchronisation), then freed.
+std::mutex g_retired_mu;
+std::vector<void*> g_retired;
+
+void retire_event(void* e) {
+  std::lock_guard<std::mutex> lock(g_retired_mu);
+  g_retired.push_back(e);
+}
+
+// The events retired so far; free them once a device synchronisation that started after this
+// call has returned (every command queued before it has then run).
+std::vector<void*> take_retired() {
+  std::vector<void*> taken;
+  std::lock_guard<std::mutex> lock(g_retired_mu);
+  taken.swap(g_retired);
+  return taken;
+}
+void free_retired(const std::vector<void*>& taken) {
+  for (void* e : taken) ohcpu_event_destroy(e);
+}
+
 // ---- events ----------------------------------------------------------------------------------------
 struct EventInfo {
   void* event;
@@ -519,7 +543,10 @@ hipError_t fill(void* dst, int value, size_t bytes, hipStream_t stream, bool asy
 hipError_t sync_all(const char* routine) {
   init();
   char msg[kMsgCap] = {0};
-  return ret_buf(ohcpu_device_synchronize(msg, kMsgCap), routine, msg);
+  const std::vector<void*> retired = take_retired();
+  const int rc = ohcpu_device_synchronize(msg, kMsgCap);
+  free_retired(retired);
+  return ret_buf(rc, routine, msg);
 }
 
 }  // namespace
@@ -660,7 +687,9 @@ hipError_t hipDeviceSynchronize(void) { return sync_all("hipDeviceSynchronize");
 hipError_t hipDeviceReset(void) {
   init();
   char msg[kMsgCap] = {0};
+  const std::vector<void*> retired = take_retired();
   (void)ohcpu_device_synchronize(msg, kMsgCap);
+  free_retired(retired);
   {
     std::lock_guard<std::mutex> lock(g_report_mu);
     g_reported.clear();
@@ -978,7 +1007,7 @@ hipError_t hipStreamDestroy(hipStream_t stream) {
     g_streams.erase(it);
   }
   const hipError_t rc = ret_msg(ohcpu_stream_destroy(handle(stream)), "hipStreamDestroy");
-  ohcpu_event_destroy(event);
+  retire_event(event);  // the null stream may still have a wait on it queued
   return rc;
 }
 hipError_t hipStreamSynchronize(hipStream_t stream) {
@@ -1049,8 +1078,8 @@ hipError_t hipEventCreate(hipEvent_t* event) { return hipEventCreateWithFlags(ev
 hipError_t hipEventDestroy(hipEvent_t event) {
   if (event == nullptr) return ret(hipErrorInvalidHandle);
   EventInfo* e = event_of(event);
-  (void)ohcpu_event_synchronize(e->event);  // a queued record must not outlive it
-  ohcpu_event_destroy(e->event);
+  (void)ohcpu_event_synchronize(e->event);  // its queued records complete first
+  retire_event(e->event);                   // queued waits may still name it
   delete e;
   return hipSuccess;
 }
