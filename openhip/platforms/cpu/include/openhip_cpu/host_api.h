@@ -249,6 +249,8 @@ typedef enum hipDeviceAttribute_t {
   hipDeviceAttributeTccDriver,
   hipDeviceAttributeSingleToDoublePrecisionPerfRatio,
   hipDeviceAttributeDeviceOverlap,
+  // the spelling hipify writes for cudaDevAttrMaxBlocksPerMultiprocessor
+  hipDeviceAttributeMaxBlocksPerMultiprocessor = hipDeviceAttributeMaxBlocksPerMultiProcessor,
 } hipDeviceAttribute_t;
 
 typedef struct hipFuncAttributes {
