@@ -63,7 +63,8 @@ _OPENMP = {"-fopenmp", "-pthread"}
 HIPCC_USAGE = """usage: openhip hipcc [options] sources... [-o output]
 
 Compiles CUDA (.cu, -x cu; through hipify) and HIP (.hip, .cpp) programs for the CPU platform
-into a native executable. Options: -o FILE, -c, -I DIR, -D NAME[=V], -U NAME, -O0..3/-Os, -g,
+into a native executable. With a .cu source on the command line, the .cpp files are taken as
+CUDA too (hipified), as nvcc builds them against CUDA's headers. Options: -o FILE, -c, -I DIR, -D NAME[=V], -U NAME, -O0..3/-Os, -g,
 -std=c++17|20|23, -w, -W<warning>, -l LIB, -L DIR, -x cu|hip|c++|c (applies to the sources after
 it), -fopenmp, -pthread, -v; GPU-only options (--offload-arch=, -arch, -gencode, -rdc, -lineinfo,
 -use_fast_math...) are accepted and ignored. --platform amd|nvidia hands the command to hipcc or
@@ -89,6 +90,7 @@ def parse_hipcc_args(argv: Sequence[str]) -> ProgramOptions:
     """Parse hipcc-style arguments; ValueError naming an option that is not accepted."""
     opts = ProgramOptions()
     lang: str | None = None
+    host_cpp: list[int] = []  # .cpp/.cc/... sources whose language was not given with -x
     it = iter(list(argv))
     for arg in it:
         if arg in ("-o", "--output-file"):
@@ -160,6 +162,8 @@ def parse_hipcc_args(argv: Sequence[str]) -> ProgramOptions:
                 opts.sources.append((arg, "cuda"))
             elif suffix in HIP_SUFFIXES:
                 opts.sources.append((arg, "hip"))
+                if suffix != ".hip":
+                    host_cpp.append(len(opts.sources) - 1)
             elif suffix == ".c":
                 opts.sources.append((arg, "c"))
             else:
@@ -167,6 +171,11 @@ def parse_hipcc_args(argv: Sequence[str]) -> ProgramOptions:
                                  f"file; -x cu|hip before it names the language)")
     if not opts.sources and not opts.inputs:
         raise ValueError("no input files")
+    if any(language == "cuda" for _path, language in opts.sources):
+        # a CUDA project: its C++ files include <cuda_runtime.h> and use CUDA's names too (nvcc
+        # compiles them against CUDA's headers); hipify leaves plain C++ as it is
+        for i in host_cpp:
+            opts.sources[i] = (opts.sources[i][0], "cuda")
     if opts.compile_only and opts.output and len(opts.sources) > 1:
         raise ValueError("-c with -o takes one source file")
     _cc.normalize_options(opts.compile_flags)  # the allow-list, once more as a whole
