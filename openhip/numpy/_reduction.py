@@ -254,7 +254,7 @@ def _op_names(op: str, ti: np.dtype, acc: np.dtype, aux: np.dtype | None) -> tup
 
 def cols_tile(device: Any) -> int:
     """Outputs per thread of the cols layout (OH_CW in kernels/reduce_ops.h)."""
-    return 256 if (device or get_device()).platform == "cpu" else 16
+    return 1024 if (device or get_device()).platform == "cpu" else 16
 
 
 def _parts(c: Canon, layout: str, tile: int = 16) -> int:
@@ -264,7 +264,8 @@ def _parts(c: Canon, layout: str, tile: int = 16) -> int:
     if layout == "cols":
         inner = c.kept[-1][0]
         threads = (c.n_out // inner) * -(-inner // tile)
-        per_thread = c.n_red * min(inner, tile)
+        # a part's partials are written strided: keep them few (>= 256 Ki elements a part)
+        per_thread = c.n_red * min(inner, tile) // 16
     else:
         threads, per_thread = c.n_out, c.n_red
     return max(1, min(n0, per_thread // _PART_MIN, _THREADS_WANTED // max(threads, 1)))

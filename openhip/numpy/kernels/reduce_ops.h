@@ -8,7 +8,7 @@
 #define OH_RB 128   // block of the innermost loop
 #define OH_RU 16    // accumulators (vector lanes) per block
 #ifdef OPENHIP_CPU_HIP_RUNTIME_H
-#define OH_CW 256   // outputs per thread of cols<> (_reduction.py: COLS_TILE)
+#define OH_CW 1024  // outputs per thread of cols<> (_reduction.py: COLS_TILE)
 #else
 #define OH_CW 16
 #endif
