@@ -23,21 +23,22 @@ from . import _dtypes
 __all__ = ["ndarray", "_alloc", "as_ndarray", "c_strides", "empty_array"]
 
 
-_USE_POOL = False  # the switch to openhip.runtime.pool.allocate (see _alloc)
-
-
 def _alloc(nbytes: int, device: Device) -> DeviceBuffer:
-    """Device memory for arrays. The runtime's memory pool (``pool.allocate``) is the
-    intended source; it is off (``_USE_POOL``) while a block freed on a busy stream and
-    reused on the same stream gets its CPU red zone moved at once, under the kernel still
-    writing it (a false hipErrorIllegalAddress and clobbered data)."""
-    if _USE_POOL:
-        from ..runtime.pool import allocate
+    """Device memory for arrays, from the runtime's memory pool (stream-ordered reuse).
 
-        return allocate(nbytes, device)
-    from ..runtime.memory import malloc
+    Requests take a whole size class: the pool moves a reused block's CPU red zone to the
+    request's end when it hands the block out, while a kernel queued before the free may
+    still write the previous (larger) request's extent; with whole classes the red zone stays
+    put (a false hipErrorIllegalAddress otherwise)."""
+    if nbytes <= 0:
+        from ..runtime.memory import malloc
 
-    return malloc(nbytes, device)
+        return malloc(0, device)
+    return _pool_allocate(_size_class(nbytes), device)
+
+
+from ..runtime.pool import allocate as _pool_allocate  # noqa: E402
+from ..runtime.pool import size_class as _size_class  # noqa: E402
 
 
 def c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:

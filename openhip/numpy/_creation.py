@@ -141,8 +141,9 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
         if copy and not copied:
             return x.copy()
         return x
-    if isinstance(obj, (list, tuple)):
-        _check_sequence(obj)
+    if isinstance(obj, (list, tuple)) and _has_device_arrays(obj):
+        host = np.asarray(_host_sequence(obj))
+        return asarray(host if dt is None else host.astype(dt), device=dev, copy=copy)
     if copy is False and not isinstance(obj, np.ndarray):
         if hasattr(obj, "__dlpack__"):
             return from_dlpack(obj, device=dev)
@@ -179,12 +180,22 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     return out
 
 
-def _check_sequence(obj: Any) -> None:
+def _host_sequence(obj: Any) -> Any:
+    """A nested sequence with its device arrays read back (host reads, like numpy's)."""
+    out = []
     for v in obj:
         if isinstance(v, DeviceArray):
-            raise TypeError("asarray: a sequence of device arrays; use stack() instead")
-        if isinstance(v, (list, tuple)):
-            _check_sequence(v)
+            out.append(as_ndarray(v).get())
+        elif isinstance(v, (list, tuple)):
+            out.append(_host_sequence(v))
+        else:
+            out.append(v)
+    return out
+
+
+def _has_device_arrays(obj: Any) -> bool:
+    return any(isinstance(v, DeviceArray) or isinstance(v, (list, tuple)) and
+               _has_device_arrays(v) for v in obj)
 
 
 def _shape(shape: Any) -> tuple[int, ...]:
@@ -208,8 +219,8 @@ def zeros(shape: Any, *, dtype: Any = None, device: Any = None) -> ndarray:
 
 
 def ones(shape: Any, *, dtype: Any = None, device: Any = None) -> ndarray:
-    """An array of ones."""
-    return full(shape, 1, dtype=dtype, device=device)
+    """An array of ones (default dtype float64)."""
+    return full(shape, 1, dtype=D.float64 if dtype is None else dtype, device=device)
 
 
 def full(shape: Any, fill_value: Any, *, dtype: Any = None, device: Any = None) -> ndarray:

@@ -25,8 +25,8 @@ import numpy as np
 
 from ..runtime.array import DeviceArray
 from . import _dtypes as D
-from ._array import as_ndarray, empty_array, ndarray
-from ._kernels import Family, OhArgs, collapse, ctype
+from ._array import _alloc, as_ndarray, empty_array, ndarray
+from ._kernels import Family, OhArgs, collapse, ctype, pack_struct
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
@@ -286,8 +286,15 @@ def _scalar_bytes(value: Any, dt: np.dtype, name: str) -> bytes:
     return raw.ljust(16, b"\0")
 
 
+def _set_scalar(a: OhArgs, k: int, value: Any, dt: np.dtype, name: str) -> None:
+    raw = _scalar_bytes(value, dt, name)
+    a.scal[k][0] = int.from_bytes(raw[:8], "little")
+    a.scal[k][1] = int.from_bytes(raw[8:16], "little")
+
+
 class _Plan:
-    __slots__ = ("kernel", "args", "packed", "out_shape", "out_dtype", "n", "lock")
+    __slots__ = ("kernel", "args", "packed", "out_shape", "out_dtype", "out_strides", "n",
+                 "lock", "scalars", "name")
 
 
 _PLANS: dict[tuple, _Plan] = {}
@@ -355,6 +362,8 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None) -> nda
     a = OhArgs()
     a.n = plan.n
     smask = 0
+    plan.scalars = []
+    plan.name = op.name
     strides: list[list[int]] = [list(out.strides) if out is not None else
                                 list(_c_strides(shape, odt.itemsize))]
     for k, v in enumerate(conv, 1):
@@ -363,17 +372,18 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None) -> nda
         else:
             smask |= 1 << k
             want = D.bool if (op.name == "where" and k == 1) else dt
-            raw = _scalar_bytes(v, want, op.name)
-            a.scal[k][0] = int.from_bytes(raw[:8], "little")
-            a.scal[k][1] = int.from_bytes(raw[8:16], "little")
+            plan.scalars.append((k, want))
+            _set_scalar(a, k, v, want, op.name)
             strides.append([0] * len(shape))
     a.smask = smask
     if layout:
         _fill_layout(a, shape, strides)
     plan.args = a
+    plan.packed = pack_struct(a)
+    plan.out_strides = _c_strides(shape, odt.itemsize)
     plan.lock = threading.Lock()
     if out is None and all(type(v) is ndarray or type(v) in _SCALARS for v in operands) and \
-            all(c is v for c, v in zip(conv, operands, strict=True)) and not smask:
+            all(c is v for c, v in zip(conv, operands, strict=True)):
         with _PLAN_LOCK:
             if len(_PLANS) > 4096:
                 _PLANS.clear()
@@ -405,7 +415,10 @@ def _c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
 def _launch(plan: _Plan, operands: tuple[Any, ...], out: ndarray | None) -> ndarray:
     k = plan.kernel
     if out is None:
-        out = empty_array(plan.out_shape, plan.out_dtype, k.device)
+        dt = plan.out_dtype
+        out = ndarray._new(_alloc(plan.n * dt.itemsize, k.device), plan.out_shape, dt, 0,
+                           plan.out_strides)
+        out._contig = True
     if plan.n == 0:
         return out
     with plan.lock:
@@ -416,7 +429,9 @@ def _launch(plan: _Plan, operands: tuple[Any, ...], out: ndarray | None) -> ndar
             if type(v) is ndarray:
                 a.ptr[i] = v.data.ptr
             i += 1
-        k.launch_ohargs(plan.n, a)
+        for i, dt in plan.scalars:
+            _set_scalar(a, i, operands[i - 1], dt, plan.name)
+        k.launch_packed(plan.n, plan.packed)
     return out
 
 

@@ -170,6 +170,23 @@ class Kernel:
 
     launch_struct = launch_ohargs  # any ctypes.Structure passed by value
 
+    def launch_packed(self, n: int, packed: PackedArgs, block: int = BLOCK) -> None:
+        """Like :meth:`launch_ohargs` with the struct already wrapped (:func:`pack_struct`):
+        the warm path of a memoised launch plan."""
+        blocks = (n + block - 1) // block or 1
+        if blocks <= self._maxgx:
+            grid = (blocks, 1, 1)
+        else:
+            grid = (self._maxgx, (blocks + self._maxgx - 1) // self._maxgx, 1)
+        handle = None if not _stream_stack() else resolve_stream(None, self.device)._handle
+        self._platform.launch(self._index, self._handle, grid, (block, 1, 1), 0, handle, packed)
+
+
+def pack_struct(args: ctypes.Structure) -> PackedArgs:
+    """``args`` (kept alive by the result) as the single by-value argument of a launch."""
+    size = ctypes.sizeof(args)
+    return PackedArgs((ctypes.c_char * size).from_buffer(args), (0,), (size,), (args,))
+
 
 class Family:
     """A ``.hip`` file whose kernels are built in groups (variants), one Module each."""

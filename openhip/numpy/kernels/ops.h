@@ -131,18 +131,51 @@ template <class R> __device__ __forceinline__ ohc<R> c_sqrt(ohc<R> z) {
   if (x >= 0) return mkc<R>(t, y / (2 * t));
   return mkc<R>(m_fabs(y) / (2 * t), m_copysign(t, y));
 }
+// sinh, cosh, tanh with C99 Annex G's special cases (the standard's), finite values by the
+// textbook formulas
 template <class R> __device__ __forceinline__ ohc<R> c_sinh(ohc<R> z) {
-  return mkc<R>(m_sinh(z.re) * m_cos(z.im), m_cosh(z.re) * m_sin(z.im));
+  const R x = z.re, y = z.im;
+  if (m_isfinite(x) && m_isfinite(y)) {
+    if (y == 0) return mkc<R>(m_sinh(x), y);
+    return mkc<R>(m_sinh(x) * m_cos(y), m_cosh(x) * m_sin(y));
+  }
+  if (x == 0 && !m_isfinite(y)) return mkc<R>(x, y - y);
+  if (y == 0 && !m_isfinite(x)) return mkc<R>(x, y);
+  if (m_isinf(x)) {
+    if (m_isfinite(y)) return mkc<R>(x * m_cos(y), m_inf<R>() * m_sin(y));
+    return mkc<R>(x, y - y);
+  }
+  return mkc<R>(m_nan<R>(), m_nan<R>());
 }
 template <class R> __device__ __forceinline__ ohc<R> c_cosh(ohc<R> z) {
-  return mkc<R>(m_cosh(z.re) * m_cos(z.im), m_sinh(z.re) * m_sin(z.im));
+  const R x = z.re, y = z.im;
+  if (m_isfinite(x) && m_isfinite(y)) {
+    if (y == 0) return mkc<R>(m_cosh(x), m_sinh(x) * y);
+    return mkc<R>(m_cosh(x) * m_cos(y), m_sinh(x) * m_sin(y));
+  }
+  if (x == 0 && !m_isfinite(y)) return mkc<R>(y - y, R(0));
+  if (y == 0 && !m_isfinite(x)) return mkc<R>(x * x, R(0));
+  if (m_isinf(x)) {
+    if (m_isfinite(y)) return mkc<R>(m_inf<R>() * m_cos(y), x * m_sin(y));
+    return mkc<R>(m_inf<R>(), y - y);
+  }
+  return mkc<R>(m_nan<R>(), m_nan<R>());
 }
 template <class R> __device__ __forceinline__ ohc<R> c_tanh(ohc<R> z) {
-  if (m_fabs(z.re) > R(22)) {
-    return mkc<R>(m_copysign(R(1), z.re), m_copysign(R(0), m_sin(2 * z.im)));
+  const R x = z.re, y = z.im;
+  if (m_isinf(x)) {
+    R im = m_isfinite(y) ? m_copysign(R(0), m_sin(2 * y)) : m_copysign(R(0), y);
+    if (m_isnan(y)) im = R(0);
+    return mkc<R>(m_copysign(R(1), x), im);
   }
-  R d = m_cosh(2 * z.re) + m_cos(2 * z.im);
-  return mkc<R>(m_sinh(2 * z.re) / d, m_sin(2 * z.im) / d);
+  if (x == 0 && !m_isfinite(y)) return mkc<R>(x, y - y);
+  if (!m_isfinite(y)) return mkc<R>(m_nan<R>(), m_nan<R>());
+  if (m_isnan(x)) return y == 0 ? mkc<R>(x, y) : mkc<R>(m_nan<R>(), m_nan<R>());
+  if (m_fabs(x) > R(22)) {
+    return mkc<R>(m_copysign(R(1), x), m_copysign(R(0), m_sin(2 * y)));
+  }
+  R d = m_cosh(2 * x) + m_cos(2 * y);
+  return mkc<R>(m_sinh(2 * x) / d, m_sin(2 * y) / d);
 }
 template <class R> __device__ __forceinline__ ohc<R> c_mul_i(ohc<R> z) { return mkc<R>(-z.im, z.re); }
 template <class R> __device__ __forceinline__ ohc<R> c_div_i(ohc<R> z) { return mkc<R>(z.im, -z.re); }
@@ -153,26 +186,123 @@ template <class R> __device__ __forceinline__ ohc<R> c_cos(ohc<R> z) { return c_
 template <class R> __device__ __forceinline__ ohc<R> c_tan(ohc<R> z) {
   return c_div_i(c_tanh(c_mul_i(z)));
 }
-template <class R> __device__ __forceinline__ ohc<R> c_asinh(ohc<R> z) {
-  // log(z + sqrt(z^2 + 1))
-  ohc<R> one = mkc<R>(R(1), R(0));
+// the inverse functions: Annex G's special cases, then a formula in the first quadrant with
+// the signs restored by the functions' symmetries
+template <class R> __device__ __forceinline__ ohc<R> c_asinh_q1(R x, R y) {
+  ohc<R> z = mkc<R>(x, y), one = mkc<R>(R(1), R(0));
   return c_log(z + c_sqrt(z * z + one));
+}
+template <class R> __device__ __forceinline__ ohc<R> c_asinh(ohc<R> z) {
+  const R x = z.re, y = z.im, ax = m_fabs(x), ay = m_fabs(y);
+  const R pi4 = R(0.78539816339744831), pi2 = R(1.5707963267948966);
+  if (m_isnan(x)) {
+    if (y == 0) return z;
+    if (m_isinf(y)) return mkc<R>(ay, x);
+    return mkc<R>(m_nan<R>(), m_nan<R>());
+  }
+  if (m_isnan(y)) {
+    if (m_isinf(x)) return z;
+    return mkc<R>(m_nan<R>(), m_nan<R>());
+  }
+  R re, im;
+  if (m_isinf(ax)) {
+    re = ax;
+    im = m_isinf(ay) ? pi4 : R(0);
+  } else if (m_isinf(ay)) {
+    re = ay;
+    im = pi2;
+  } else {
+    ohc<R> w = c_asinh_q1(ax, ay);
+    re = w.re;
+    im = w.im;
+  }
+  return mkc<R>(m_copysign(re, x), m_copysign(im, y));
 }
 template <class R> __device__ __forceinline__ ohc<R> c_asin(ohc<R> z) {
   return c_div_i(c_asinh(c_mul_i(z)));
 }
 template <class R> __device__ __forceinline__ ohc<R> c_acos(ohc<R> z) {
-  ohc<R> a = c_asin(z);
-  return mkc<R>(R(1.5707963267948966) - a.re, -a.im);
+  const R x = z.re, y = z.im, ay = m_fabs(y);
+  const R pi = R(3.14159265358979324), pi2 = R(1.5707963267948966), pi4 = R(0.78539816339744831);
+  R re, im;
+  if (m_isnan(x)) {
+    if (m_isinf(ay)) return mkc<R>(x, -y);
+    return mkc<R>(m_nan<R>(), m_nan<R>());
+  }
+  if (m_isnan(y)) {
+    if (x == 0) return mkc<R>(pi2, y);
+    if (m_isinf(x)) return mkc<R>(y, m_inf<R>());
+    return mkc<R>(m_nan<R>(), m_nan<R>());
+  }
+  if (m_isinf(x)) {
+    re = m_isinf(ay) ? (x > 0 ? pi4 : 3 * pi4) : (x > 0 ? R(0) : pi);
+    im = -m_inf<R>();
+  } else if (m_isinf(ay)) {
+    re = pi2;
+    im = -m_inf<R>();
+  } else if (x == 0 && ay == 0) {
+    re = pi2;
+    im = -R(0);
+  } else {
+    ohc<R> a = c_asin(mkc<R>(x, ay));
+    re = pi2 - a.re;
+    im = -a.im;
+  }
+  return mkc<R>(re, m_signbit(y) ? -im : im);
 }
 template <class R> __device__ __forceinline__ ohc<R> c_acosh(ohc<R> z) {
-  ohc<R> one = mkc<R>(R(1), R(0));
-  return c_log(z + c_sqrt(z + one) * c_sqrt(z - one));
+  const R x = z.re, y = z.im, ay = m_fabs(y);
+  const R pi = R(3.14159265358979324), pi2 = R(1.5707963267948966), pi4 = R(0.78539816339744831);
+  R re, im;
+  if (m_isnan(x)) {
+    if (m_isinf(ay)) return mkc<R>(m_inf<R>(), x);
+    return mkc<R>(m_nan<R>(), m_nan<R>());
+  }
+  if (m_isnan(y)) {
+    if (x == 0) return mkc<R>(y, pi2);
+    if (m_isinf(x)) return mkc<R>(m_inf<R>(), y);
+    return mkc<R>(m_nan<R>(), m_nan<R>());
+  }
+  if (m_isinf(x)) {
+    re = m_inf<R>();
+    im = m_isinf(ay) ? (x > 0 ? pi4 : 3 * pi4) : (x > 0 ? R(0) : pi);
+  } else if (m_isinf(ay)) {
+    re = m_inf<R>();
+    im = pi2;
+  } else {
+    ohc<R> w = mkc<R>(x, ay), one = mkc<R>(R(1), R(0));
+    ohc<R> l = c_log(w + c_sqrt(w + one) * c_sqrt(w - one));
+    re = l.re;
+    im = l.im;
+  }
+  return mkc<R>(re, m_copysign(im, y));
 }
 template <class R> __device__ __forceinline__ ohc<R> c_atanh(ohc<R> z) {
-  ohc<R> one = mkc<R>(R(1), R(0));
-  ohc<R> l = c_log((one + z) / (one - z));
-  return mkc<R>(l.re * R(0.5), l.im * R(0.5));
+  const R x = z.re, y = z.im, ax = m_fabs(x), ay = m_fabs(y);
+  const R pi2 = R(1.5707963267948966);
+  R re, im;
+  if (m_isnan(x)) {
+    if (m_isinf(ay)) return mkc<R>(m_copysign(R(0), x), m_copysign(pi2, y));
+    return mkc<R>(m_nan<R>(), m_nan<R>());
+  }
+  if (m_isnan(y)) {
+    if (ax == 0) return z;
+    if (m_isinf(ax)) return mkc<R>(m_copysign(R(0), x), y);
+    return mkc<R>(m_nan<R>(), m_nan<R>());
+  }
+  if (m_isinf(ax) || m_isinf(ay)) {
+    re = R(0);
+    im = pi2;
+  } else if (ax == 1 && ay == 0) {
+    re = m_inf<R>();
+    im = R(0);
+  } else {
+    ohc<R> w = mkc<R>(ax, ay), one = mkc<R>(R(1), R(0));
+    ohc<R> l = c_log((one + w) / (one - w));
+    re = l.re * R(0.5);
+    im = l.im * R(0.5);
+  }
+  return mkc<R>(m_copysign(re, x), m_copysign(im, y));
 }
 template <class R> __device__ __forceinline__ ohc<R> c_atan(ohc<R> z) {
   return c_div_i(c_atanh(c_mul_i(z)));
@@ -306,7 +436,11 @@ OH_MATH(o_asinh, m_asinh, c_asinh)
 OH_MATH(o_acosh, m_acosh, c_acosh)
 OH_MATH(o_atanh, m_atanh, c_atanh)
 template <class R> __device__ __forceinline__ ohc<R> c_expm1(ohc<R> z) {
-  if (z.im == 0) return mkc<R>(m_expm1(z.re), z.im);
+  if (z.im == 0) return mkc<R>(z.re == 0 ? R(0) : m_expm1(z.re), z.im);
+  if (!m_isfinite(z.re) || !m_isfinite(z.im)) {
+    ohc<R> e = c_exp(z);
+    return mkc<R>(e.re - R(1), e.im);
+  }
   ohc<R> e = c_exp(z);
   R s = m_sin(z.im * R(0.5));
   return mkc<R>(m_expm1(z.re) * m_cos(z.im) - 2 * s * s, e.im);
@@ -376,8 +510,11 @@ struct o_floordiv {
       if (oh_issigned<C>::v && (x % y != C(0)) && ((x < C(0)) != (y < C(0)))) q = q - C(1);
       return q;
     } else {
-    // numpy's npy_divmod
+    // numpy's npy_divmod, with the standard's infinities: inf // finite = +-inf,
+    // finite // inf = +-0 (the sign of the quotient)
     if (y == C(0)) return x / y;
+    if (m_isinf(x) && m_isfinite(y)) return x / y;
+    if (m_isfinite(x) && m_isinf(y)) return x / y;
     C mod = m_fmod(x, y);
     C div = (x - mod) / y;
     if (mod != C(0) && ((y < C(0)) != (mod < C(0)))) div -= C(1);

@@ -1,0 +1,142 @@
+"""openhip.numpy elementwise throughput and dispatch cost against numpy, in one run.
+
+  python3 bench/bench_numpy_elementwise.py [--n 16777216] [--repeats 7] [--script-only]
+
+Measured (medians over repeats, each openhip timing includes the synchronisation):
+- ``a * x + y`` (two kernels), ``exp(x)``, ``x < y``, ``x.astype(float64)`` on 2^24 float32;
+- a strided op (``x.T + y`` with 4096x4096 operands) and a broadcast op (matrix + row vector);
+- the dispatch overhead of one small warm op (``x + y`` on 16 floats, no synchronisation, the
+  enqueue cost a caller pays; numpy's same op for comparison);
+- a script of 20 common operations in a fresh process with an empty OPENHIP_CACHE_DIR (cold)
+  and again in a fresh process with that cache (warm).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+SCRIPT = r"""
+import time
+t0 = time.perf_counter()
+import numpy as np
+import openhip.numpy as hnp
+x = hnp.arange(100000, dtype=hnp.float32)          # 1 arange
+y = hnp.ones(100000, dtype=hnp.float32)            # 2 ones
+z = x * 2.0 + y                                    # 3, 4 multiply, add
+z = z - x / 3.0                                    # 5, 6 subtract, divide
+e = hnp.exp(-x / 1e5)                              # 7, 8 negative, exp
+s = hnp.sqrt(hnp.abs(z))                           # 9, 10 abs, sqrt
+m = z > 10.0                                       # 11 greater
+w = hnp.where(m, z, 0.0)                           # 12 where
+c = w.astype(hnp.float64)                          # 13 astype
+r = hnp.reshape(x, (100, 1000)).T                  # 14 reshape + transpose (views)
+q = r + 1.0                                        # 15 strided add
+k = x[10:20000:3]                                  # 16 slice
+k2 = x[m]                                          # 17 boolean mask
+st = hnp.stack([x, y])                             # 18 stack
+mx = hnp.maximum(x, y)                             # 19 maximum
+fin = hnp.isfinite(e)                              # 20 isfinite
+_ = [a.get() for a in (z, e, s, w, c, q, k, k2, st, mx, fin)]
+print(f"{time.perf_counter() - t0:.3f}")
+"""
+
+
+def median(fn, repeats: int, warmup: int = 2) -> float:
+    for _ in range(warmup):
+        fn()
+    samples = []
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - t0)
+    return statistics.median(samples)
+
+
+def run_script(cache: str) -> float:
+    env = dict(os.environ, OPENHIP_CACHE_DIR=cache)
+    out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
+                         text=True, check=True)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--n", type=int, default=1 << 24)
+    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--script-only", action="store_true")
+    args = ap.parse_args()
+    print(f"load: {os.getloadavg()}")
+
+    with tempfile.TemporaryDirectory() as cache:
+        cold = run_script(cache)
+        warm = statistics.median(run_script(cache) for _ in range(3))
+    print(f"20-op script: cold (empty cache) {cold:.2f} s, warm {warm:.3f} s")
+    if args.script_only:
+        return
+
+    import openhip as hip
+    import openhip.numpy as hnp
+
+    rng = np.random.default_rng(0)
+    n = args.n
+    hx = rng.random(n, dtype=np.float32)
+    hy = rng.random(n, dtype=np.float32)
+    x, y = hnp.asarray(hx), hnp.asarray(hy)
+    side = 4096
+    hm = rng.random((side, side), dtype=np.float32)
+    hmt = rng.random((side, side), dtype=np.float32)
+    hrow = rng.random(side, dtype=np.float32)
+    m, mt, row = hnp.asarray(hm), hnp.asarray(hmt), hnp.asarray(hrow)
+
+    def sync(f):
+        def g():
+            f()
+            hip.synchronize()
+        return g
+
+    cases = [
+        ("a * x + y (2^24 f32)", sync(lambda: 2.0 * x + y), lambda: 2.0 * hx + hy),
+        ("exp(x)", sync(lambda: hnp.exp(x)), lambda: np.exp(hx)),
+        ("x < y", sync(lambda: x < y), lambda: hx < hy),
+        ("x.astype(float64)", sync(lambda: x.astype(hnp.float64)),
+         lambda: hx.astype(np.float64)),
+        ("strided: m.T + m2 (4096^2)", sync(lambda: m.T + mt), lambda: hm.T + hmt),
+        ("broadcast: m + row (4096^2)", sync(lambda: m + row), lambda: hm + hrow),
+    ]
+    print(f"{'operation':32s} {'openhip ms':>11s} {'numpy ms':>9s} {'ratio':>6s}")
+    for name, fo, fn in cases:
+        to = median(fo, args.repeats)
+        tn = median(fn, args.repeats)
+        print(f"{name:32s} {to * 1e3:11.2f} {tn * 1e3:9.2f} {tn / to:6.2f}x")
+
+    sx, sy = hnp.asarray(np.ones(16, np.float32)), hnp.asarray(np.ones(16, np.float32))
+    nx, ny = np.ones(16, np.float32), np.ones(16, np.float32)
+    for _ in range(200):
+        sx + sy
+    hip.synchronize()
+    reps = 2000
+
+    def loop_o():
+        for _ in range(reps):
+            sx + sy
+        hip.synchronize()
+
+    def loop_n():
+        for _ in range(reps):
+            nx + ny
+    to = median(loop_o, 5) / reps
+    tn = median(loop_n, 5) / reps
+    print(f"dispatch of one small op (x + y, 16 f32): openhip {to * 1e6:.1f} us, numpy "
+          f"{tn * 1e6:.2f} us")
+
+
+if __name__ == "__main__":
+    main()
