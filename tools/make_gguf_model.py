@@ -250,6 +250,7 @@ def write_model(path: str | Path, size: str = "tiny", type_name: str = "f32",
     """Write the model; returns its path. ``overrides`` replace entries of the size's config."""
     import gguf
 
+    overrides_pre = overrides.pop("pre", None)  # the GPT-2 vocabulary's pre-tokenizer name
     cfg = dict(SIZES[size], **overrides)
     text = corpus()
     voc = llama_vocab(cfg["vocab"], text) if vocab == "llama" else gpt2_vocab(cfg["vocab"], text)
@@ -269,7 +270,7 @@ def write_model(path: str | Path, size: str = "tiny", type_name: str = "f32",
     wr.add_vocab_size(cfg["vocab"])
     wr.add_tokenizer_model(voc["model"])
     if voc["model"] == "gpt2":
-        wr.add_tokenizer_pre("gpt-2")
+        wr.add_tokenizer_pre(overrides_pre or "gpt-2")
     wr.add_token_list(voc["tokens"])
     if voc["scores"] is not None:
         wr.add_token_scores(voc["scores"])

@@ -189,6 +189,7 @@ def _tokenizer(fields: dict, path: Path) -> Tokenizer:
             eos=_field(fields, "tokenizer.ggml.eos_token_id"),
             unk=_field(fields, "tokenizer.ggml.unknown_token_id"),
             add_bos=_field(fields, "tokenizer.ggml.add_bos_token"),
-            add_space_prefix=bool(_field(fields, "tokenizer.ggml.add_space_prefix", True)))
+            add_space_prefix=bool(_field(fields, "tokenizer.ggml.add_space_prefix", True)),
+            pre=_field(fields, "tokenizer.ggml.pre"))
     except UnsupportedModelError as exc:
         raise UnsupportedModelError(f"{path}: {exc}") from exc

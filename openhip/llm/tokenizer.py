@@ -5,7 +5,9 @@
   whose concatenation is a token with the highest score is merged first (ties: the leftmost),
   until no pair is a token; a character that is no token falls back to its ``<0xXX>`` byte
   tokens (``<unk>`` without them).
-* ``gpt2`` (byte-level BPE): the text is split by GPT-2's pre-tokenizer pattern, each piece's
+* ``gpt2`` (byte-level BPE): the text is split by the file's pre-tokenizer (``gpt-2``, written
+  out here; ``llama-bpe``/``llama3``/``dbrx``/``smaug-bpe`` and ``qwen2``/``deepseek-r1-qwen``,
+  llama.cpp's patterns, through the ``regex`` package; any other name is refused), each piece's
   UTF-8 bytes are mapped to GPT-2's printable byte characters, and the pair of lowest merge rank
   is merged first (ties: the leftmost).
 
@@ -35,6 +37,17 @@ def bytes_to_unicode() -> dict[int, str]:
             cs.append(256 + n)
             n += 1
     return dict(zip(bs, (chr(c) for c in cs), strict=False))
+
+
+#: llama.cpp's pre-tokenizer patterns (llama-vocab.cpp) other than GPT-2's
+PRE_PATTERNS = {
+    "llama3": r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?"
+              r"\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+    "qwen2": r"(?:'[sS]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD])|[^\r\n\p{L}\p{N}]?"
+             r"\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+",
+}
+PRE_ALIASES = {"llama-bpe": "llama3", "llama3": "llama3", "dbrx": "llama3", "smaug-bpe": "llama3",
+               "qwen2": "qwen2", "deepseek-r1-qwen": "qwen2"}
 
 
 def _cls(ch: str) -> str:
@@ -91,13 +104,31 @@ class Tokenizer:
     def __init__(self, model: str, tokens: Sequence[str], *, scores: Sequence[float] | None = None,
                  types: Sequence[int] | None = None, merges: Sequence[str] | None = None,
                  bos: int | None = None, eos: int | None = None, unk: int | None = None,
-                 add_bos: bool | None = None, add_space_prefix: bool = True) -> None:
+                 add_bos: bool | None = None, add_space_prefix: bool = True,
+                 pre: str | None = None) -> None:
         if model not in ("llama", "gpt2"):
             from .errors import UnsupportedModelError
 
             raise UnsupportedModelError(
                 f"unsupported tokenizer model {model!r} (supported: llama, gpt2)")
         self.model = model
+        self.pre = pre or "gpt-2"
+        self._split = gpt2_pretokenize
+        if model == "gpt2" and self.pre not in ("gpt-2", "default", "gpt2"):
+            from .errors import UnsupportedModelError
+
+            key = PRE_ALIASES.get(self.pre)
+            if key is None:
+                raise UnsupportedModelError(
+                    f"unsupported pre-tokenizer {self.pre!r} (supported: gpt-2, "
+                    f"{', '.join(sorted(PRE_ALIASES))})")
+            try:
+                import regex
+            except ImportError as exc:
+                raise UnsupportedModelError(
+                    f"the pre-tokenizer {self.pre!r} needs the 'regex' package "
+                    f"(pip install regex)") from exc
+            self._split = regex.compile(PRE_PATTERNS[key]).findall
         self.tokens = list(tokens)
         self.n_vocab = len(self.tokens)
         self.scores = list(scores) if scores is not None else [0.0] * self.n_vocab
@@ -136,7 +167,7 @@ class Tokenizer:
         if self.model == "llama":
             ids.extend(self._encode_spm(text))
         else:
-            for word in gpt2_pretokenize(text):
+            for word in self._split(text):
                 ids.extend(self._encode_bpe(word))
         return ids
 

@@ -38,6 +38,23 @@ def test_tokenize_matches_llama_cpp(tiny_model, vocab):
         assert model.detokenize(ids) == ref.detokenize(ids).decode("utf-8", "replace")
 
 
+@pytest.mark.parametrize("pre", ["llama-bpe", "qwen2"])
+def test_bpe_pre_tokenizers_match_llama_cpp(tiny_model, pre):
+    pytest.importorskip("regex")
+    llama_cpp = pytest.importorskip("llama_cpp")
+    path = tiny_model("f32", "gpt2", "llama", pre=pre)
+    model = llm.load(path)
+    ref = llama_cpp.Llama(model_path=str(path), vocab_only=True, verbose=False)
+    for text in TEXTS + ["12345678 x\r\n\r\ny", "Don'T  'LL\n\n  z"]:
+        assert model.tokenize(text) == ref.tokenize(text.encode(), add_bos=True,
+                                                    special=False), (pre, repr(text))
+
+
+def test_unknown_pre_tokenizer_is_refused(tiny_model):
+    with pytest.raises(llm.UnsupportedModelError, match="pre-tokenizer 'nonesuch'"):
+        llm.load(tiny_model("f32", "gpt2", "llama", pre="nonesuch"))
+
+
 def test_spm_rules(spm):
     tok = spm.tokenizer
     ids = spm.tokenize("Hello world")
