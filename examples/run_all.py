@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).parent
-KERNEL_EXAMPLES = ["saxpy.py", "reduction.py", "histogram.py"]
+KERNEL_EXAMPLES = ["arrays.py", "saxpy.py", "reduction.py", "histogram.py"]
 
 if __name__ == "__main__":
     import openhip
