@@ -620,11 +620,14 @@ def _include_digest() -> str:
 
 def compile_program(compiler: Compiler, source: str, *, arch: str,
                     options: Sequence[str] = (), name_expressions: Sequence[str] = (),
-                    filename: str = "kernel.hip", regions: bool | None = None) -> CompiledProgram:
+                    filename: str = "kernel.hip", regions: bool | None = None,
+                    checked_flags: Sequence[str] = ()) -> CompiledProgram:
     """Compile ``source`` into a :class:`CompiledProgram` for the CPU platform.
 
     ``regions`` (default: ``config.cpu_regions()``): split synchronising kernels at their
-    barriers (regions.py) where that is provably right; the others run as fibers."""
+    barriers (regions.py) where that is provably right; the others run as fibers.
+    ``checked_flags``: memcheck mode's flags (``openhip.tools.memcheck.compile_flags``), added
+    after the base flags (the caller keys the compile cache on them)."""
     from ...compiler.scan import apply_edits, extern_shared_edits, scan
     from .regions import split_kernels
     from .static_shared import shared_struct_edits
@@ -657,7 +660,8 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
         try:
             built = _build(compiler, body + ("" if body.endswith("\n") else "\n") + footer,
                            rel, std, march, user_flags, meta,
-                           error=(source, options, filename, arch))
+                           error=(source, options, filename, arch),
+                           checked_flags=checked_flags)
         except CompileError as exc:
             if i + 1 < len(attempts):
                 # the split kernels did not compile: build the file as written (its own
@@ -676,13 +680,13 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
         entry["param_sizes"], entry["static_shared_bytes"] = sizes.get(entry["index"], ([], 0))
     metadata = {"kernels": meta, "dependencies": deps, "compiler": compiler.version,
                 "max_frame_bytes": max_frame,
-                "flags": [std, *BASE_FLAGS, march, *user_flags]}
+                "flags": [std, *BASE_FLAGS, march, *checked_flags, *user_flags]}
     return CompiledProgram(binary=binary, platform="cpu", arch=arch, kernels=kernels,
                            globals=globals_, metadata=metadata, log=log.strip())
 
 
 def _build(compiler: Compiler, text: str, rel: str, std: str, march: str,
-           user_flags: list[str], meta: dict, *, error: tuple):
+           user_flags: list[str], meta: dict, *, error: tuple, checked_flags: Sequence[str] = ()):
     """Compile ``text`` as the file ``rel`` in a temporary directory: (binary, parameter sizes
     per entry index, dependencies, largest stack frame, log); CompileError on failure."""
     source, options, filename, arch = error
@@ -693,10 +697,13 @@ def _build(compiler: Compiler, text: str, rel: str, std: str, march: str,
         src.write_text(text, encoding="utf-8")
         out = work / "module.so"
         depfile = work / "module.d"
-        pch = _pch_header(compiler, [std, *BASE_FLAGS, march])
+        # (memcheck's flags end with the -include of its header, which must follow the PCH's)
+        checked = list(checked_flags)
+        pch_extra = checked[:-2] if checked[-2:-1] == ["-include"] else checked
+        pch = _pch_header(compiler, [std, *BASE_FLAGS, march, *pch_extra])
         cmd = [compiler.path, "-x", "c++", std, *BASE_FLAGS, march,
                "-isystem", str(INCLUDE_DIR), *_include_flags(compiler),
-               "-include", pch or "hip/hip_runtime.h",
+               "-include", pch or "hip/hip_runtime.h", *checked,
                "-iquote", os.getcwd(), *user_flags,
                "-fstack-usage", "-MMD", "-MF", str(depfile), "-o", str(out), rel]
         proc = run_tool(cmd, cwd=work)  # no stdin, time and memory limits (limits.py)

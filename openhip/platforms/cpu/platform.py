@@ -24,6 +24,7 @@ from typing import Any
 
 from ... import config
 from ...errors import HipError, PlatformUnavailable
+from ...tools import memcheck as _memcheck
 from ..base import CompiledProgram, DeviceProperties, FunctionAttributes, PackedArgs, Platform
 from . import compiler as _cc
 from .runtime_lib import INCLUDE_DIR, RuntimeLibrary, load_runtime
@@ -132,7 +133,9 @@ class CpuPlatform(Platform):
         if rt is None:
             with self._lock:
                 if self._rt is None:
-                    rt = load_runtime(self._compiler.path, self.compiler_identity())
+                    rt = load_runtime(self._compiler.path, self._base_identity())
+                    if _memcheck.enabled():
+                        self._memcheck_start(rt)
                     self._launch_fn = rt.ohcpu_launch  # launch() skips the attribute lookups
                     _register_shutdown(rt)
                     self._rt = rt
@@ -147,7 +150,31 @@ class CpuPlatform(Platform):
 
     def _check(self, rc: int, routine: str, message: str = "") -> None:
         if rc:
-            raise HipError(rc, message or self._last_message(), routine=routine)
+            message = message or self._last_message()
+            if _memcheck.enabled() and _memcheck.MARK in message:
+                message = _memcheck.format_report(message, self._memcheck_describe)
+            raise HipError(rc, message, routine=routine)
+
+    # ---- memcheck mode (openhip/tools/memcheck) -----------------------------------------------
+    def _memcheck_start(self, rt: RuntimeLibrary) -> None:
+        """Maps the runtime's shadow (before any allocation) and registers the leak report."""
+        offset = int(rt.ohcpu_memcheck_enable())
+        if offset == 0:
+            raise HipError("hipErrorOutOfMemory", "memcheck: cannot map the shadow memory "
+                           "(2^44 bytes of address space, MAP_NORESERVE; vm.overcommit_memory=2 "
+                           "refuses it)", routine="hipInit")
+        self._memcheck_offset = offset
+        _memcheck.at_start(rt)
+
+    def _memcheck_flags(self) -> list[str]:
+        self._lib()
+        return _memcheck.compile_flags(self._memcheck_offset)
+
+    def _memcheck_describe(self, address: int) -> str:
+        buf = ctypes.create_string_buffer(_MSG_CAP)
+        if self._lib().ohcpu_memcheck_describe(address, buf, _MSG_CAP):
+            return buf.value.decode(errors="replace")
+        return ""
 
     def _wait(self, wait: Any, cancel: Any, routine: str) -> None:
         """Runs ``wait(timeout_ms, buf)`` (a native wait that returns 600 when its time runs
@@ -188,6 +215,13 @@ class CpuPlatform(Platform):
         return self._props
 
     def compiler_identity(self, device: int | None = None) -> str:
+        base = self._base_identity()
+        if _memcheck.enabled():
+            # checked modules: their own cache entries (the flags include the shadow offset)
+            return f"{base} | memcheck {_memcheck.flags_digest(self._memcheck_flags())}"
+        return base
+
+    def _base_identity(self) -> str:
         if self._identity is None:
             self._identity = (f"{self._compiler.path} | {self._compiler.version} | "
                               f"include {_cc._include_digest()} | abi 1 | "
@@ -368,8 +402,10 @@ class CpuPlatform(Platform):
     def compile(self, source: str, *, arch: str, options: Sequence[str] = (),
                 name_expressions: Sequence[str] = (),
                 filename: str = "kernel.hip") -> CompiledProgram:
+        checked = self._memcheck_flags() if _memcheck.enabled() else ()
         return _cc.compile_program(self._compiler, source, arch=arch, options=options,
-                                   name_expressions=name_expressions, filename=filename)
+                                   name_expressions=name_expressions, filename=filename,
+                                   checked_flags=checked)
 
     def load_module(self, device: int, program: CompiledProgram) -> Any:
         self._check_device(device, "hipModuleLoadData")
@@ -387,6 +423,8 @@ class CpuPlatform(Platform):
         except OSError as exc:
             raise HipError("hipErrorInvalidImage", f"cannot load the kernel module: {exc}",
                            routine="hipModuleLoadData") from None
+        if _memcheck.enabled():  # its reports name the image's path (unlinked once loaded)
+            _memcheck.remember_image(path, program.binary)
         return CpuModule(cdll, program, path)
 
     def unload_module(self, device: int, module: Any) -> None:

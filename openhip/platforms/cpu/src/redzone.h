@@ -41,6 +41,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "memcheck.h"  // memcheck mode: the shadow of the zones below
+
 namespace openhip_redzone {
 
 constexpr int kIllegalAddress = 700;  // hipErrorIllegalAddress
@@ -278,6 +280,7 @@ inline void* enter(uintptr_t user, const Alloc& al) {
     release(al);
     return nullptr;
   }
+  openhip_memcheck::on_allocate(user, al.nbytes, al.map_len == 0 ? kFront : 0, al.tail);
   return reinterpret_cast<void*>(user);
 }
 
@@ -331,6 +334,8 @@ inline void* allocate(uint64_t nbytes) {
   return enter(user, al);
 }
 
+inline void quarantine_block(uintptr_t user, const Alloc& al);  // memcheck mode, below
+
 // Frees `p` after checking its zones: 0, kIllegalAddress (freed all the same; msg says what was
 // damaged) or kInvalidValue (not a live allocation: nothing is freed).
 inline int free_checked(void* p, char* msg, int cap) {
@@ -351,6 +356,10 @@ inline int free_checked(void* p, char* msg, int cap) {
     al = it->second;
     rc = check_locked(user, al, nullptr, msg, cap);
     table().erase(it);
+  }
+  if (openhip_memcheck::on()) {
+    quarantine_block(user, al);
+    return rc;
   }
   release(al);
   return rc;
@@ -374,6 +383,7 @@ inline int resize(void* p, uint64_t nbytes) {
   if (nbytes < al.nbytes) fill(reinterpret_cast<unsigned char*>(user) + nbytes, al.nbytes - nbytes);
   al.tail = cap - nbytes;
   al.nbytes = nbytes;
+  openhip_memcheck::on_resize(user, nbytes, cap);
   return 0;
 }
 
@@ -384,6 +394,104 @@ inline std::map<uintptr_t, Alloc>::iterator containing(uintptr_t v) {
   if (it == t.begin()) return t.end();
   --it;
   return v <= it->first + it->second.nbytes ? it : t.end();
+}
+
+// Memcheck mode: a freed block stays allocated and poisoned (a use after free is reported as
+// one) until the quarantine holds more than kQuarantineBytes; the oldest blocks are then
+// unpoisoned and given back.
+inline void quarantine_block(uintptr_t user, const Alloc& al) {
+  namespace mc = openhip_memcheck;
+  mc::on_free(user, al.nbytes);
+  const uintptr_t lo = al.map_len == 0 ? user - kFront : user;
+  const uint64_t len = (al.map_len == 0 ? kFront : 0) + al.nbytes + al.tail;
+  std::vector<mc::Quarantined> out;
+  {
+    std::lock_guard<std::mutex> lock(mc::quarantine_mu());
+    try {
+      mc::quarantine().push_back(mc::Quarantined{al.base, lo, len, al.map_len, al.nbytes,
+                                                 al.tail, user});
+      mc::quarantine_bytes() += len;
+    } catch (const std::bad_alloc&) {
+      mc::unpoison(lo, len);
+      release(al);
+      return;
+    }
+    auto& q = mc::quarantine();
+    while (!q.empty() && mc::quarantine_bytes() > mc::kQuarantineBytes) {
+      out.push_back(q.front());
+      mc::quarantine_bytes() -= q.front().len;
+      q.pop_front();
+    }
+  }
+  for (const mc::Quarantined& e : out) {
+    mc::unpoison(e.lo, e.len);
+    release(Alloc{e.nbytes, e.tail, e.base, e.map_len});
+  }
+}
+
+// Memcheck reports: where address v is relative to the nearest device allocation (live, or
+// freed and still in the quarantine).  Writes one sentence into msg; false when no allocation
+// is within 1 MiB.
+inline bool describe(uintptr_t v, char* msg, int cap) {
+  uintptr_t fu = 0;
+  uint64_t fn = 0;
+  if (openhip_memcheck::freed_block(v, &fu, &fn)) {
+    snprintf(msg, static_cast<size_t>(cap), "Address 0x%llx is %lld bytes inside a %llu-byte "
+             "allocation at 0x%llx that was freed (use after free)",
+             static_cast<unsigned long long>(v), static_cast<long long>(v - fu),
+             static_cast<unsigned long long>(fn), static_cast<unsigned long long>(fu));
+    return true;
+  }
+  std::lock_guard<std::mutex> lock(table_mu());
+  auto& t = table();
+  if (t.empty()) return false;
+  auto hi = t.upper_bound(v);  // first allocation starting after v
+  uintptr_t best = 0;
+  uint64_t best_n = 0, best_d = UINT64_MAX;
+  bool after = false;  // v is after best's end
+  if (hi != t.begin()) {
+    auto lo = std::prev(hi);
+    const uint64_t end = lo->first + lo->second.nbytes;
+    if (v < end) {
+      snprintf(msg, static_cast<size_t>(cap), "Address 0x%llx is %llu bytes inside the "
+               "%llu-byte allocation at 0x%llx", static_cast<unsigned long long>(v),
+               static_cast<unsigned long long>(v - lo->first),
+               static_cast<unsigned long long>(lo->second.nbytes),
+               static_cast<unsigned long long>(lo->first));
+      return true;
+    }
+    best = lo->first, best_n = lo->second.nbytes, best_d = v - end, after = true;
+  }
+  if (hi != t.end() && hi->first - v < best_d) {
+    best = hi->first, best_n = hi->second.nbytes, best_d = hi->first - v, after = false;
+  }
+  if (best_d > (uint64_t(1) << 20)) return false;
+  if (after) {
+    snprintf(msg, static_cast<size_t>(cap), "Address 0x%llx is %llu bytes after the end of the "
+             "nearest allocation at 0x%llx of size %llu bytes",
+             static_cast<unsigned long long>(v), static_cast<unsigned long long>(best_d),
+             static_cast<unsigned long long>(best), static_cast<unsigned long long>(best_n));
+  } else {
+    snprintf(msg, static_cast<size_t>(cap), "Address 0x%llx is %llu bytes before the start of "
+             "the nearest allocation at 0x%llx of size %llu bytes",
+             static_cast<unsigned long long>(v), static_cast<unsigned long long>(best_d),
+             static_cast<unsigned long long>(best), static_cast<unsigned long long>(best_n));
+  }
+  return true;
+}
+
+// The live allocations (address, size) into out[0..2*max), for the leak report; the count.
+inline uint64_t live(uint64_t* out, uint64_t max) {
+  std::lock_guard<std::mutex> lock(table_mu());
+  uint64_t n = 0;
+  for (const auto& [user, al] : table()) {
+    if (n < max) {
+      out[2 * n] = user;
+      out[2 * n + 1] = al.nbytes;
+    }
+    ++n;
+  }
+  return n;
 }
 
 inline int check_one(void* p, char* msg, int cap) {

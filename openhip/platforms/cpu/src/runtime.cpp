@@ -294,9 +294,33 @@ struct Job {
   }
 };
 
+// Memcheck mode (memcheck.h): this worker's dynamic shared memory is addressable up to the
+// launch's size only; the rest of the buffer stays poisoned (set up once per worker, then only
+// the difference from the previous launch is rewritten).
+thread_local uint64_t t_memcheck_shared = UINT64_MAX;  // bytes addressable now; MAX: not set up
+
+void memcheck_shared(openhip_worker* w, uint64_t bytes) {
+  namespace mc = openhip_memcheck;
+  if (w->dyn_shared == nullptr || bytes > w->dyn_shared_cap) return;
+  const uintptr_t base = reinterpret_cast<uintptr_t>(w->dyn_shared);
+  if (t_memcheck_shared == UINT64_MAX) {
+    mc::poison(base, w->dyn_shared_cap, mc::kShared);
+    t_memcheck_shared = 0;
+  }
+  if (bytes == t_memcheck_shared) return;
+  const uint64_t old = t_memcheck_shared;
+  if (bytes < old) {
+    const uint64_t from = bytes & ~uint64_t(7);
+    mc::poison(base + from, ((old + 7) & ~uint64_t(7)) - from, mc::kShared);
+  }
+  mc::unpoison(base, bytes);
+  t_memcheck_shared = bytes;
+}
+
 void run_chunks(Job* job) {
   openhip_worker* w = this_worker();
   w->cancel = &job->cancel;
+  if (openhip_memcheck::on()) memcheck_shared(w, job->launch->shared_mem);
   for (;;) {
     if (job->status.load(std::memory_order_relaxed) != 0) return;  // a block failed: stop
     const uint64_t b = job->next.fetch_add(job->chunk, std::memory_order_relaxed);
@@ -1219,6 +1243,21 @@ EXPORT int ohcpu_redzone_check(void* p, char* msg, int cap) {
 // pool's reuse of a block for a smaller request): 0, or 1 (not a live allocation / too large).
 EXPORT int ohcpu_redzone_resize(void* p, uint64_t nbytes) {
   return openhip_redzone::resize(p, nbytes);
+}
+
+// Memcheck mode (memcheck.h): maps the shadow and starts maintaining it for the allocations
+// made from now on; returns its offset (the modules are compiled for it), 0 if it cannot be
+// mapped.  Call before the first allocation.
+EXPORT uint64_t ohcpu_memcheck_enable() { return openhip_memcheck::enable(); }
+
+// Memcheck reports: address v against the nearest device allocation (1 if msg was written).
+EXPORT int ohcpu_memcheck_describe(uint64_t v, char* msg, int cap) {
+  return openhip_redzone::describe(static_cast<uintptr_t>(v), msg, cap) ? 1 : 0;
+}
+
+// The live device allocations as (address, size) pairs into out (max pairs); their count.
+EXPORT uint64_t ohcpu_memcheck_live(uint64_t* out, uint64_t max) {
+  return openhip_redzone::live(out, max);
 }
 
 // The profiler's device timeline (trace.h): capacity > 0 starts recording into a fresh ring of

@@ -1,0 +1,130 @@
+// openhip CPU platform: the runtime's half of memcheck (included once, by redzone.h).
+//
+// In memcheck mode (OPENHIP_MEMCHECK=1, `openhip memcheck`) kernel modules are compiled with
+// GCC's address-sanitizer instrumentation in its self-hosted form (-fsanitize=kernel-address:
+// inline shadow checks, no libasan): before every load and store the module reads the shadow
+// byte of the address, shadow(a) = (a >> 3) + offset, and calls its own report function when
+// the byte says the address is not addressable (openhip/tools/memcheck/include).  This file
+// owns the shadow: one MAP_NORESERVE mapping covering the 47-bit user address space (2^44
+// bytes, untouched pages cost nothing), and what is written into it:
+//   * device allocations: the front red zone (kHeapLeft) and the tail red zone (kHeapRight),
+//     a pooled block's bytes beyond the request (resize), freed blocks (kFreed: kept in a
+//     quarantine of up to 256 MiB before they are given back, so a use after free is seen);
+//   * each worker's dynamic shared memory beyond the launch's size (kShared).
+// Shadow byte values follow ASan: 0 = the 8-byte granule is addressable, 1..7 = only its first
+// k bytes are, a negative value = none (the value says why).
+#pragma once
+
+#include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include <deque>
+#include <mutex>
+
+namespace openhip_memcheck {
+
+constexpr uint64_t kShadowSize = uint64_t(1) << 44;  // (2^47 bytes of address space) / 8
+constexpr uintptr_t kPreferredOffset = 0x7fff8000;   // ASan's x86-64 offset
+constexpr unsigned char kHeapLeft = 0xfa, kHeapRight = 0xfb, kFreed = 0xfd, kShared = 0xfe;
+constexpr uint64_t kQuarantineBytes = uint64_t(256) << 20;
+
+inline uintptr_t& offset() {
+  static uintptr_t off = 0;  // 0: memcheck is off
+  return off;
+}
+inline bool on() { return offset() != 0; }
+
+// Maps the shadow (once); returns its offset, 0 if it cannot be mapped.
+inline uintptr_t enable() {
+  if (on()) return offset();
+  void* want = reinterpret_cast<void*>(kPreferredOffset);
+  int flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+#ifdef MAP_FIXED_NOREPLACE
+  void* p = mmap(want, kShadowSize, PROT_READ | PROT_WRITE, flags | MAP_FIXED_NOREPLACE, -1, 0);
+#else
+  void* p = mmap(want, kShadowSize, PROT_READ | PROT_WRITE, flags, -1, 0);
+#endif
+  if (p == MAP_FAILED) p = mmap(nullptr, kShadowSize, PROT_READ | PROT_WRITE, flags, -1, 0);
+  if (p == MAP_FAILED) return 0;
+  offset() = reinterpret_cast<uintptr_t>(p);
+  return offset();
+}
+
+inline unsigned char* shadow(uintptr_t a) {
+  return reinterpret_cast<unsigned char*>((a >> 3) + offset());
+}
+
+// Marks [a, a+n) not addressable with `code`; a must be 8-aligned (the granule a partial end
+// granule shares with what follows is poisoned whole only if it starts in the range).
+inline void poison(uintptr_t a, uint64_t n, unsigned char code) {
+  if (!on() || n == 0) return;
+  const uintptr_t lo = (a + 7) & ~uintptr_t(7), hi = (a + n + 7) & ~uintptr_t(7);
+  if (hi > lo) memset(shadow(lo), code, (hi - lo) >> 3);
+}
+
+// Marks [a, a+n) addressable (a 8-aligned); a partial last granule gets its byte count.
+inline void unpoison(uintptr_t a, uint64_t n) {
+  if (!on() || n == 0) return;
+  const uintptr_t full = n >> 3;
+  memset(shadow(a), 0, full);
+  if (n & 7) *shadow(a + (full << 3)) = static_cast<unsigned char>(n & 7);
+}
+
+// A device allocation's layout: [front, user) left zone, [user, user+n) user, then the tail.
+inline void on_allocate(uintptr_t user, uint64_t n, uint64_t front, uint64_t tail) {
+  if (!on()) return;
+  if (front) poison(user - front, front, kHeapLeft);
+  unpoison(user, n);
+  poison((user + n + 7) & ~uintptr_t(7), user + n + tail - ((user + n + 7) & ~uintptr_t(7)),
+         kHeapRight);
+}
+
+inline void on_resize(uintptr_t user, uint64_t n, uint64_t cap) {
+  if (!on()) return;
+  unpoison(user, n);
+  const uintptr_t end = (user + n + 7) & ~uintptr_t(7);
+  if (user + cap > end) poison(end, user + cap - end, kHeapRight);
+}
+
+struct Quarantined {
+  void* base;        // what release() takes
+  uintptr_t lo;      // the shadowed extent [lo, lo + len)
+  uint64_t len;
+  uint64_t map_len;  // as Alloc::map_len
+  uint64_t nbytes, tail;
+  uintptr_t user;
+};
+inline std::mutex& quarantine_mu() {
+  static auto* mu = new std::mutex();
+  return *mu;
+}
+inline std::deque<Quarantined>& quarantine() {
+  static auto* q = new std::deque<Quarantined>();
+  return *q;
+}
+inline uint64_t& quarantine_bytes() {
+  static uint64_t n = 0;
+  return n;
+}
+
+// Freed user bytes stay poisoned (kFreed) until the block leaves the quarantine.
+inline void on_free(uintptr_t user, uint64_t n) {
+  if (on()) poison(user, (n + 7) & ~uint64_t(7), kFreed);
+}
+
+// The freed block a bad address falls in (the most recent one), for reports.
+inline bool freed_block(uintptr_t a, uintptr_t* user, uint64_t* n) {
+  std::lock_guard<std::mutex> lock(quarantine_mu());
+  auto& q = quarantine();
+  for (auto it = q.rbegin(); it != q.rend(); ++it) {
+    if (a >= it->lo && a < it->lo + it->len) {
+      *user = it->user;
+      *n = it->nbytes;
+      return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace openhip_memcheck

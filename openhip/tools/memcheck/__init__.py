@@ -1,0 +1,26 @@
+"""openhip memcheck (issue #15): checked kernel memory accesses on the CPU platform.
+
+``openhip memcheck python script.py`` or ``OPENHIP_MEMCHECK=1``: kernel modules are compiled
+with GCC's address-sanitizer instrumentation in its self-hosted form (``-fsanitize=
+kernel-address``: an inline shadow-byte check before every load and store, no libasan, nothing
+preloaded), plus ``-fsanitize=alignment,null``. The CPU runtime maps the shadow and marks what
+is not addressable: the red zones of every device allocation, a pooled block's bytes past the
+request, freed blocks (kept in a 256 MiB quarantine), a worker's dynamic shared memory past the
+launch's size, the red zones GCC puts after ``__device__`` variables. The first bad access stops
+the launch with HipError ``hipErrorIllegalAddress`` and a report in compute-sanitizer's shape
+(:mod:`.report`): the kind and size of the access, the user's file:line and function, the
+thread and block, the address against the nearest allocation. ``--leak-check full`` lists the
+device allocations never freed at exit (:mod:`.leaks`).
+
+Not checked: local (stack) arrays, static ``__shared__`` arrays (thread-local storage on the
+CPU), copies made by the runtime (memcpy/memset), blocks given back to the memory pool's cache
+(a use after ``del`` of a pooled array is not seen; ``hip.free`` of a raw allocation is).
+Racecheck and initcheck are not implemented.
+"""
+
+from .flags import ENV, compile_flags, enabled, flags_digest
+from .leaks import at_start
+from .report import MARK, format_report, remember_image
+
+__all__ = ["ENV", "MARK", "at_start", "compile_flags", "enabled", "flags_digest",
+           "format_report", "remember_image"]

@@ -1,0 +1,222 @@
+// openhip memcheck: the kernel module's half (force-included after <hip/hip_runtime.h> when a
+// module is compiled in memcheck mode, see openhip/tools/memcheck/flags.py).
+//
+// The module is compiled with -fsanitize=kernel-address: GCC puts an inline check of the shadow
+// byte before every load and store (the shadow is mapped and written by the runtime,
+// platforms/cpu/src/memcheck.h) and calls __asan_report_<load|store><N>_noabort(address) when
+// it fails.  Those functions are defined here, hidden in the module: the first bad access
+// stops the launch exactly as a fault does (the engine's on_fault: the launch fails with
+// hipErrorIllegalAddress; in loop mode the block is rerun one thread at a time to name the
+// thread).  The description names the access (Invalid __global__ write of size 4 bytes), why
+// the address is bad (the shadow byte) and the return address as module+offset, which the
+// Python side turns into the user's file:line (openhip/tools/memcheck/report.py).
+// -fsanitize=alignment,null calls __ubsan_handle_type_mismatch_v1 for a misaligned or null
+// typed access, with the source location.
+#pragma once
+
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifndef OPENHIP_MEMCHECK_SHADOW
+#error "OPENHIP_MEMCHECK_SHADOW (the shadow offset) must be defined in memcheck mode"
+#endif
+
+namespace openhip {
+namespace memcheck {
+
+static thread_local char t_what[768];
+
+#define OPENHIP_MC_NOCHECK __attribute__((no_sanitize_address))
+
+OPENHIP_MC_NOCHECK inline unsigned char shadow_byte(uintptr_t a) {
+  return *reinterpret_cast<const volatile unsigned char*>((a >> 3) + OPENHIP_MEMCHECK_SHADOW);
+}
+
+// Whether [a, a+n) is addressable by the shadow.
+OPENHIP_MC_NOCHECK inline bool addressable(uintptr_t a, uint64_t n) {
+  for (uint64_t i = 0; i < n; ++i) {
+    const signed char s = static_cast<signed char>(shadow_byte(a + i));
+    if (s != 0 && static_cast<signed char>((a + i) & 7) >= s) return false;
+  }
+  return true;
+}
+
+inline const char* why(unsigned char code) {
+  switch (code) {
+    case 0xfa: return "before the start of a device allocation (out of bounds)";
+    case 0xfb: return "past the end of a device allocation (out of bounds)";
+    case 0xfd: return "in freed device memory (use after free)";
+    case 0xfe: return "past the dynamic shared memory of the launch (out of bounds)";
+    case 0xf9: return "past a __device__ variable (out of bounds)";
+    default: return "not addressable";
+  }
+}
+
+inline const char* space(uintptr_t a) {
+  const openhip_worker* w = ::openhip::detail::tstate.worker;
+  if (w != nullptr && w->dyn_shared != nullptr && a >= reinterpret_cast<uintptr_t>(w->dyn_shared) &&
+      a < reinterpret_cast<uintptr_t>(w->dyn_shared) + w->dyn_shared_cap)
+    return "__shared__";
+  return "__global__";
+}
+
+// Stops the launch (as a fault) with the description in t_what.  Outside a kernel (a module
+// constructor) it prints the description and returns.
+__attribute__((noinline, cold)) inline void stop(uintptr_t a, void* pc) {
+  openhip_worker* w = ::openhip::detail::tstate.worker;
+  Dl_info info{};
+  char where[320] = "";
+  if (pc != nullptr && dladdr(pc, &info) && info.dli_fname != nullptr) {
+    snprintf(where, sizeof where, " [pc %s+0x%llx]", info.dli_fname,
+             static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(pc) -
+                                             reinterpret_cast<uintptr_t>(info.dli_fbase)));
+  }
+  const size_t used = strlen(t_what);
+  snprintf(t_what + used, sizeof t_what - used, "%s", where);
+  if (w == nullptr || !w->in_kernel || w->on_fault == nullptr) {
+    fprintf(stderr, "openhip memcheck: %s at address 0x%llx (outside a kernel)\n", t_what,
+            static_cast<unsigned long long>(a));
+    return;
+  }
+  w->in_kernel = 0;
+  w->fault_signal = SIGSEGV;
+  w->fault_code = 0;
+  w->fault_status = 700;  // hipErrorIllegalAddress
+  w->fault_addr = reinterpret_cast<void*>(a);
+  w->fault_what = t_what;
+  w->on_fault(w);
+}
+
+OPENHIP_MC_NOCHECK __attribute__((noinline, cold)) inline void bad_access(uintptr_t a, uint64_t n, bool write,
+                                                       void* pc) {
+  // the first bad byte of the access says why
+  unsigned char code = 0;
+  for (uint64_t i = 0; i < n; ++i) {
+    const signed char s = static_cast<signed char>(shadow_byte(a + i));
+    if (s != 0 && static_cast<signed char>((a + i) & 7) >= s) {
+      code = s < 0 ? static_cast<unsigned char>(s) : shadow_byte(((a + i) | 7) + 1);
+      break;
+    }
+  }
+  snprintf(t_what, sizeof t_what, "memcheck: Invalid %s %s of size %llu bytes: the address is %s",
+           space(a), write ? "write" : "read", static_cast<unsigned long long>(n), why(code));
+  stop(a, pc);
+}
+
+struct SourceLocation {
+  const char* file;
+  uint32_t line, column;
+};
+struct TypeDescriptor {
+  uint16_t kind, info;
+  char name[1];
+};
+struct TypeMismatchData {
+  SourceLocation loc;
+  const TypeDescriptor* type;
+  unsigned char log_alignment;
+  unsigned char check_kind;
+};
+
+__attribute__((noinline, cold)) inline void type_mismatch(TypeMismatchData* d, uintptr_t p,
+                                                          void* pc) {
+  // check kinds 0 load, 1 store, others: member access, call, binding, ...
+  const char* op = d->check_kind == 1 ? "write" : "read";
+  const uint64_t align = uint64_t(1) << d->log_alignment;
+  if (p == 0) {
+    snprintf(t_what, sizeof t_what, "memcheck: Invalid %s %s of %s: the address is null "
+             "(null pointer) at %s:%u", "__global__", op, d->type->name, d->loc.file, d->loc.line);
+  } else if (p & (align - 1)) {
+    snprintf(t_what, sizeof t_what, "memcheck: Invalid %s %s of %s: the address is misaligned "
+             "(%llu-byte alignment required) at %s:%u", space(p), op, d->type->name,
+             static_cast<unsigned long long>(align), d->loc.file, d->loc.line);
+  } else {
+    return;  // an object-size check: not reported
+  }
+  stop(p, pc);
+}
+
+}  // namespace memcheck
+}  // namespace openhip
+
+#define OPENHIP_MC_HIDDEN extern "C" __attribute__((visibility("hidden"), used))
+#define OPENHIP_MC_SIZE(N)                                                                    \
+  OPENHIP_MC_HIDDEN void __asan_report_load##N##_noabort(uintptr_t a) {                        \
+    ::openhip::memcheck::bad_access(a, N, false, __builtin_return_address(0));                 \
+  }                                                                                           \
+  OPENHIP_MC_HIDDEN void __asan_report_store##N##_noabort(uintptr_t a) {                       \
+    ::openhip::memcheck::bad_access(a, N, true, __builtin_return_address(0));                  \
+  }                                                                                           \
+  OPENHIP_MC_HIDDEN void __asan_load##N##_noabort(uintptr_t a) {                               \
+    if (!::openhip::memcheck::addressable(a, N))                                              \
+      ::openhip::memcheck::bad_access(a, N, false, __builtin_return_address(0));               \
+  }                                                                                           \
+  OPENHIP_MC_HIDDEN void __asan_store##N##_noabort(uintptr_t a) {                              \
+    if (!::openhip::memcheck::addressable(a, N))                                              \
+      ::openhip::memcheck::bad_access(a, N, true, __builtin_return_address(0));                \
+  }
+OPENHIP_MC_SIZE(1)
+OPENHIP_MC_SIZE(2)
+OPENHIP_MC_SIZE(4)
+OPENHIP_MC_SIZE(8)
+OPENHIP_MC_SIZE(16)
+#undef OPENHIP_MC_SIZE
+
+OPENHIP_MC_HIDDEN void __asan_report_load_n_noabort(uintptr_t a, uintptr_t n) {
+  ::openhip::memcheck::bad_access(a, n, false, __builtin_return_address(0));
+}
+OPENHIP_MC_HIDDEN void __asan_report_store_n_noabort(uintptr_t a, uintptr_t n) {
+  ::openhip::memcheck::bad_access(a, n, true, __builtin_return_address(0));
+}
+OPENHIP_MC_HIDDEN void __asan_loadN_noabort(uintptr_t a, uintptr_t n) {
+  if (!::openhip::memcheck::addressable(a, n))
+    ::openhip::memcheck::bad_access(a, n, false, __builtin_return_address(0));
+}
+OPENHIP_MC_HIDDEN void __asan_storeN_noabort(uintptr_t a, uintptr_t n) {
+  if (!::openhip::memcheck::addressable(a, n))
+    ::openhip::memcheck::bad_access(a, n, true, __builtin_return_address(0));
+}
+OPENHIP_MC_HIDDEN void __asan_handle_no_return() {}
+
+// __device__ / __constant__ variables: their red zones (GCC pads each instrumented global).
+struct __openhip_asan_global {
+  uintptr_t beg;
+  uintptr_t size;
+  uintptr_t size_with_redzone;
+  const char* name;
+  const char* module_name;
+  uintptr_t has_dynamic_init;
+  void* location;
+  uintptr_t odr_indicator;
+};
+OPENHIP_MC_HIDDEN OPENHIP_MC_NOCHECK void __asan_register_globals(__openhip_asan_global* g, uintptr_t n) {
+  for (uintptr_t i = 0; i < n; ++i) {
+    const uintptr_t beg = g[i].beg, size = g[i].size, total = g[i].size_with_redzone;
+    if (beg & 7) continue;
+    unsigned char* s = reinterpret_cast<unsigned char*>((beg >> 3) + OPENHIP_MEMCHECK_SHADOW);
+    for (uintptr_t off = 0; off < total; off += 8) {
+      s[off >> 3] = off + 8 <= size ? 0 : off < size ? static_cast<unsigned char>(size - off)
+                                                     : 0xf9;
+    }
+  }
+}
+OPENHIP_MC_HIDDEN OPENHIP_MC_NOCHECK void __asan_unregister_globals(__openhip_asan_global* g, uintptr_t n) {
+  for (uintptr_t i = 0; i < n; ++i) {
+    if (g[i].beg & 7) continue;
+    memset(reinterpret_cast<unsigned char*>((g[i].beg >> 3) + OPENHIP_MEMCHECK_SHADOW), 0,
+           (g[i].size_with_redzone + 7) >> 3);
+  }
+}
+
+OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1(::openhip::memcheck::TypeMismatchData* d,
+                                                       uintptr_t p) {
+  ::openhip::memcheck::type_mismatch(d, p, __builtin_return_address(0));
+}
+OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1_abort(
+    ::openhip::memcheck::TypeMismatchData* d, uintptr_t p) {
+  ::openhip::memcheck::type_mismatch(d, p, __builtin_return_address(0));
+}
+#undef OPENHIP_MC_HIDDEN
+#undef OPENHIP_MC_NOCHECK

@@ -1,0 +1,123 @@
+"""Memcheck reports in compute-sanitizer's shape.
+
+The kernel module's report function (include/openhip_memcheck.h) stops the launch as a fault
+does; the engine's fault report then reads ``kernel 'K' block (x,y,z) thread (a,b,c): memcheck:
+Invalid __global__ write of size 4 bytes: the address is ... [pc MODULE+0xOFF] at address
+0xADDR``. :func:`format_report` rewrites that into::
+
+    Invalid __global__ write of size 4 bytes (out of bounds)
+        at saxpy.hip:7 in oob_write(float*, int)
+        by thread (32,0,0) in block (1,0,0) of kernel 'oob_write'
+        Address 0x7f... is 0 bytes after the end of the nearest allocation at 0x7f... of size
+        128 bytes
+
+The file:line comes from the module's DWARF lines (compiled with ``-g`` under the user's file
+name, the line mapping the compile keeps) through ``addr2line``; the allocation from the
+runtime's table (``ohcpu_memcheck_describe``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
+from functools import lru_cache
+
+__all__ = ["MARK", "format_report", "remember_image", "symbolize"]
+
+#: what marks a memcheck failure in a runtime message
+MARK = "memcheck: "
+
+_REPORT = re.compile(
+    r"kernel '(?P<kernel>[^']*)' block \((?P<block>[^)]*)\) (?P<thread>thread (?:\([^)]*\)|"
+    r"unknown \([^)]*\))): memcheck: (?P<what>Invalid [^:]*): the address is (?P<why>.*?)"
+    r"(?: at (?P<src>[^ ]+:\d+))?(?: \[pc (?P<module>.+?)\+0x(?P<off>[0-9a-f]+)\])?"
+    r" at address (?P<addr>0x[0-9a-f]+|\(nil\))")
+_INTERNAL = ("/openhip/platforms/cpu/include/", "/openhip/tools/memcheck/include/",
+             "<openhip generated entry points>")
+
+
+_images: dict[str, bytes] = {}
+
+
+def remember_image(path: str, binary: bytes) -> None:
+    """The bytes of the kernel module loaded from ``path`` (the platform unlinks the file once
+    it is loaded): reports symbolize against them."""
+    _images[path] = binary
+
+
+@lru_cache(maxsize=256)
+def symbolize(module: str, offset: int) -> tuple[str, str] | None:
+    """(function, file:line) of the user's code at ``offset`` in ``module``: the innermost
+    inlined frame that is not openhip's own header; None without addr2line or line info."""
+    tool = shutil.which("addr2line")
+    image = _images.get(module)
+    if tool is None or (image is None and not os.path.isfile(module)):
+        return None
+    try:
+        with tempfile.TemporaryDirectory(prefix="openhip-memcheck-") as tmp:
+            if image is not None:
+                module = os.path.join(tmp, "module.so")
+                with open(module, "wb") as f:
+                    f.write(image)
+            proc = subprocess.run([tool, "-C", "-f", "-i", "-e", module, f"0x{offset:x}"],
+                                  capture_output=True, text=True, timeout=30,
+                                  stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    lines = proc.stdout.splitlines()
+    frames = [(lines[i].strip(), lines[i + 1].strip()) for i in range(0, len(lines) - 1, 2)]
+    for func, where in frames:
+        where = re.sub(r" \(discriminator \d+\)$", "", where)
+        # the compile ran in a temporary directory, under the user's (relative) file name
+        where = re.sub(r"^.*?/openhip-cc-[^/]+/", "", where)
+        if where.startswith("??") or any(s in where for s in _INTERNAL):
+            continue
+        return func, where
+    return None
+
+
+def _short_why(why: str) -> str:
+    if why.startswith("misaligned"):
+        return "misaligned address, " + why[len("misaligned "):].strip("()")
+    if why.startswith("null"):
+        return "null pointer"
+    m = re.search(r"\(([^)]*)\)\s*$", why)
+    return m.group(1) if m else why
+
+
+def _one(m: re.Match, describe: Callable[[int], str]) -> str:
+    what = m.group("what").strip()
+    why = m.group("why").strip()
+    lines = [f"{what} ({_short_why(why)})"]
+    where = None
+    if m.group("src"):
+        where = (None, m.group("src"))
+    if m.group("module"):
+        # the return address is just after the call: the access is the instruction before
+        sym = symbolize(m.group("module"), max(int(m.group("off"), 16) - 1, 0))
+        if sym is not None:
+            where = sym
+        elif where is None:
+            where = (None, f"pc {m.group('module')}+0x{m.group('off')}")
+    if where is not None:
+        func, loc = where
+        if not func or "openhip::detail::" in func or func.startswith("??"):
+            func = m.group("kernel")  # the kernel, inlined into the engine's loops
+        lines.append(f"    at {loc} in {func}")
+    lines.append(f"    by {m.group('thread')} in block ({m.group('block')}) of kernel "
+                 f"'{m.group('kernel')}'")
+    addr = m.group("addr")
+    value = 0 if addr == "(nil)" else int(addr, 16)
+    detail = describe(value) if value else ""
+    lines.append(f"    {detail}" if detail else f"    Address {addr} is {why}")
+    return "\n".join(lines)
+
+
+def format_report(message: str, describe: Callable[[int], str]) -> str:
+    """``message`` with each memcheck failure in it rewritten in compute-sanitizer's shape;
+    ``describe(address)`` says where an address is relative to the nearest allocation."""
+    return _REPORT.sub(lambda m: _one(m, describe), message)
