@@ -203,13 +203,17 @@ def test_guard_with_exits(mods, limit):
     assert got.tolist() == want.tolist()
 
 
-def test_lane_loops_vectorise(monkeypatch):
+def _gcc_only(mods) -> None:
+    if "clang" in mods["regions"].program.metadata["compiler"]:
+        pytest.skip("-fopt-info is GCC's")
+
+
+def test_lane_loops_vectorise(mods, monkeypatch):
     # GCC's report: the interchanged stride loop and the guarded stage's lane loops vectorise
+    _gcc_only(mods)
     monkeypatch.setenv("OPENHIP_CPU_REGIONS", "1")
     with _cpu():
         mod = hip.Module(SRC, name="warp_loops.hip", options=["-fopt-info-vec-optimized"])
-        if "clang" in mod.program.metadata["compiler"]:
-            pytest.skip("-fopt-info is GCC's")
         lines = {int(m) for m in re.findall(
             r"warp_loops\.hip:(\d+):\d+: optimized: loop vectorized", mod.program.log)}
         text = SRC.splitlines()
@@ -246,13 +250,12 @@ def test_tree_styles_generated_form():
     assert "using __oh_T0" not in code["helper_sum"]  # nothing kept per thread
 
 
-def test_signed_tree_splits(monkeypatch):
+def test_signed_tree_splits(mods, monkeypatch):
     # GCC splits the thread loop at `if (t < k)` (its report), as for an unsigned index
+    _gcc_only(mods)
     monkeypatch.setenv("OPENHIP_CPU_REGIONS", "1")
     with _cpu():
         mod = hip.Module(SRC, name="warp_loops.hip", options=["-fopt-info-loop-optimized"])
-        if "clang" in mod.program.metadata["compiler"]:
-            pytest.skip("-fopt-info is GCC's")
         line = next(i for i, s in enumerate(SRC.splitlines(), 1)
                     if "if (t < k) s[t] += s[t + k];" in s)
         assert re.search(rf"warp_loops\.hip:{line}:\d+: optimized: loop split",
