@@ -30,8 +30,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import io
+import os
 import re
 import shlex
+import shutil
 import sys
 import tempfile
 import time
@@ -59,6 +61,21 @@ class Check:
 
 
 @dataclass
+class HeaderScore:
+    """The translation of one local header (``HEADER.hip``) against the header's CHECK lines."""
+
+    path: str
+    produced: bool
+    checks: int
+    found: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return self.produced and self.found == self.checks
+
+
+@dataclass
 class FileScore:
     """What one test file scored."""
 
@@ -69,10 +86,18 @@ class FileScore:
     first_failure: str = ""
     seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
+    headers: list[HeaderScore] = field(default_factory=list)  # the --local-headers outputs
+    stray: list[str] = field(default_factory=list)  # .hip outputs of files that are no local header
 
     @property
     def passed(self) -> bool:
+        """What lit reports: the main output holds every CHECK line."""
         return not self.error and self.checks > 0 and self.found == self.checks
+
+    @property
+    def headers_passed(self) -> bool:
+        """Every local header was written and holds its CHECK lines; nothing else was written."""
+        return all(h.passed for h in self.headers) and not self.stray
 
 
 def parse_test(source: str) -> tuple[list[str] | None, list[Check]]:
@@ -108,8 +133,15 @@ def run_options(words: list[str]) -> tuple[list[str], list[str]]:
     if "%hipify_args" in words:
         i = words.index("%hipify_args") + 1
         count = int(words[i]) if i < len(words) and words[i].isdigit() else 0
-        hipify_opts += words[i + 1 : i + 1 + count] if count else []
-        rest = words[i + 1 + count :] if count else words[i:]
+        if count:
+            hipify_opts += words[i + 1 : i + 1 + count]
+            rest = words[i + 1 + count :]
+        else:
+            # newer lines give options without the count (``%hipify_args --local-headers
+            # %clang_args``): everything up to %clang_args is hipify's
+            stop = words.index("%clang_args", i) if "%clang_args" in words[i:] else len(words)
+            hipify_opts += [w for w in words[i:stop] if w.startswith("-")]
+            rest = words[stop:]
     else:
         rest = words
     if "%clang_args" in rest:
@@ -267,8 +299,60 @@ class FileCheck:
         return held
 
 
+#: hipify-clang's options that also translate the local headers a file includes (to HEADER.hip).
+_LOCAL_HEADER_OPTIONS = ("--local-headers", "--local-headers-recursive")
+_QUOTED_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
+#: What run_test.sh puts for ``<CUDA dir>`` in a compile_commands.json.in (the %hipify_args).
+_CUDA_DIR = "--cuda-path=/usr/local/cuda"
+
+
+def expected_headers(test: Path, recursive: bool) -> list[Path]:
+    """The local headers hipify-clang translates for ``test``: its ``#include "name"`` files that
+    exist beside it (paths normalised), and with ``recursive`` theirs too; each once."""
+    found: list[Path] = []
+    seen = {test.resolve()}
+    queue = [test.resolve()]
+    while queue:
+        includer = queue.pop(0)
+        text = includer.read_bytes().decode("utf-8", "surrogateescape")
+        for name in _QUOTED_INCLUDE.findall(text):
+            path = Path(os.path.normpath(includer.parent / name))
+            if not path.is_file() or path.resolve() in seen:
+                continue
+            seen.add(path.resolve())
+            found.append(path.resolve())
+            if recursive:
+                queue.append(path.resolve())
+    return found
+
+
+def score_headers(tree: Path, test: Path, recursive: bool, result: FileScore) -> None:
+    """Check the HEADER.hip outputs of a --local-headers run in ``tree`` (a copy of the test's
+    folder): each expected header's output exists and holds the header's own CHECK lines; no
+    other file got a ``.hip`` output."""
+    expected = expected_headers(test, recursive)
+    for header in expected:
+        out = header.with_name(header.name + ".hip")
+        _, checks = parse_test(header.read_bytes().decode("utf-8", "surrogateescape"))
+        score = HeaderScore(str(header.relative_to(tree.resolve())), out.exists(), len(checks))
+        if score.produced:
+            text = out.read_bytes().decode("utf-8", "surrogateescape")
+            score.found, score.failures = FileCheck(strip_comments(text)).run(checks)
+        else:
+            score.failures = ["no output written"]
+        result.headers.append(score)
+    wanted = {h.with_name(h.name + ".hip") for h in expected}
+    result.stray = sorted(str(p.relative_to(tree.resolve())) for p in tree.resolve().rglob("*.hip")
+                          if p not in wanted)
+
+
 def score_file(path: Path, root: Path) -> FileScore | None:
-    """Score one test file; None when it is not a test (no RUN line or no CHECK line)."""
+    """Score one test file; None when it is not a test (no RUN line or no CHECK line).
+
+    A test run with ``--local-headers``/``--local-headers-recursive`` or with a
+    ``compile_commands.json.in`` beside it runs in a temporary copy of its folder (as
+    run_test.sh, which writes the database there; the header outputs land there too).
+    """
     source = path.read_bytes().decode("utf-8", "surrogateescape")
     run, checks = parse_test(source)
     if run is None or not checks:
@@ -281,10 +365,23 @@ def score_file(path: Path, root: Path) -> FileScore | None:
         clang_opts += [f"-DCUDNN_VERSION={version}", f"-DCUDNN_MAJOR={version // 1000}"]
     elif version is not None:
         clang_opts.append(f"-DCUDA_VERSION={version}")
+    json_in = path.parent / "compile_commands.json.in"
+    local = any(o in _LOCAL_HEADER_OPTIONS for o in hipify_opts)
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
-        out = Path(tmp) / path.name
-        argv = [str(path), "-o", str(out), *hipify_opts, "--", *clang_opts]
+        tree = Path(tmp) / "tree"
+        work = path
+        if local or json_in.exists():
+            shutil.copytree(path.parent, tree)
+            work = tree / path.name
+        out = Path(tmp) / ("out_" + path.name)
+        if json_in.exists():
+            # run_test.sh: the database's <test dir>/<CUDA dir> filled in, then -p=<test dir>
+            database = json_in.read_text().replace("<test dir>", str(tree)).replace("<CUDA dir>", _CUDA_DIR)
+            (tree / "compile_commands.json").write_text(database)
+            argv = [str(work), "-o", str(out), f"-p={tree}", *hipify_opts]
+        else:
+            argv = [str(work), "-o", str(out), *hipify_opts, "--", *clang_opts]
         err = io.StringIO()
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             try:
@@ -299,6 +396,8 @@ def score_file(path: Path, root: Path) -> FileScore | None:
             result.first_failure = result.error
             return result
         text = out.read_bytes().decode("utf-8", "surrogateescape")
+        if local:
+            score_headers(tree, work, "--local-headers-recursive" in hipify_opts, result)
     found, failures = FileCheck(strip_comments(text)).run(checks)
     result.found = found
     result.failures = failures
@@ -306,9 +405,10 @@ def score_file(path: Path, root: Path) -> FileScore | None:
     return result
 
 
-def find_tests(root: Path, only: str = "", cpp: bool = False) -> list[Path]:
-    """The candidate test files under ``root`` (sorted)."""
-    suffixes = _SUFFIXES + ((".cpp",) if cpp else ())
+def find_tests(root: Path, only: str = "", cpp: bool = False, headers: bool = False) -> list[Path]:
+    """The candidate test files under ``root`` (sorted); ``headers`` adds the ``.h`` files (lit
+    runs those with a RUN line as tests too)."""
+    suffixes = _SUFFIXES + ((".cpp",) if cpp else ()) + ((".h",) if headers else ())
     return sorted(p for p in root.rglob("*") if p.suffix in suffixes and p.is_file() and only in str(p))
 
 
@@ -319,10 +419,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", default="", help="score only paths containing this text")
     parser.add_argument("--verbose", "-v", action="store_true", help="print every failure")
     parser.add_argument("--cpp", action="store_true", help="also score the .cpp test files")
+    parser.add_argument("--headers", action="store_true",
+                        help="also score the .h files that have a RUN line (lit runs them too)")
     args = parser.parse_args(argv)
     scores: list[FileScore] = []
     skipped: list[str] = []
-    for path in find_tests(args.root, args.only, args.cpp):
+    for path in find_tests(args.root, args.only, args.cpp, args.headers):
         score = score_file(path, args.root)
         if score is None:
             skipped.append(str(path.relative_to(args.root)))
@@ -343,8 +445,22 @@ def main(argv: list[str] | None = None) -> int:
     print()
     print(f"files: {passed} of {len(scores)} pass; CHECK lines: {found} of {checks} "
           f"({100.0 * found / checks:.1f}%); hipify time {seconds:.2f} s")
+    with_headers = [s for s in scores if s.headers or s.stray]
+    if with_headers:
+        outputs = [h for s in with_headers for h in s.headers]
+        h_checks = sum(h.checks for h in outputs)
+        h_found = sum(h.found for h in outputs)
+        stray = sum(len(s.stray) for s in with_headers)
+        print(f"local-header outputs of the {len(with_headers)} --local-headers runs: "
+              f"{sum(s.headers_passed for s in with_headers)} runs with every HEADER.hip right; "
+              f"{sum(h.passed for h in outputs)} of {len(outputs)} header outputs pass, CHECK lines "
+              f"{h_found} of {h_checks}; {stray} stray outputs")
     if skipped:
         print(f"not tests (no RUN or no CHECK line): {len(skipped)}: {', '.join(skipped)}")
+    for s in with_headers:
+        if not s.headers_passed:
+            bad = [f"{h.path}: {h.failures[0] if h.failures else ''}" for h in s.headers if not h.passed]
+            print(f"  local headers of {s.path}: {'; '.join(bad + [f'stray {p}' for p in s.stray])}")
     failing = [s for s in scores if not s.passed]
     if failing:
         print("\nfailing files (first unmatched check):")

@@ -1,20 +1,32 @@
 """``openhip hipify``: translate CUDA sources to HIP.
 
 Accepts hipify-clang's option names (``--roc``, ``--miopen``, ``--hip-kernel-execution-syntax``,
-``--experimental``, ``--amap``, ``--default-preprocessor``, ``-o``, ``--o-dir``, ...) and
-hipify-perl's single-dash spellings (``-inplace``, ``-print-stats``, ``-examine``,
-``-quiet-warnings``, ``-o=FILE``). Exit status: 0 when every file was translated, 1 when any file
-failed (the others are still done), 2 for a usage error.
+``--experimental``, ``--amap``, ``--default-preprocessor``, ``-o``, ``--o-dir``,
+``--local-headers``, ``--local-headers-recursive``, ``-p`` ...) and hipify-perl's single-dash
+spellings (``-inplace``, ``-print-stats``, ``-examine``, ``-quiet-warnings``, ``-o=FILE``).
+
+``--local-headers`` also translates the headers a source includes with quotes (found in its
+directory, then the ``-I`` directories), each to ``HEADER.hip`` beside it as hipify-clang does
+(under ``--output-dir`` with the source's layout when the header lies below the source's root;
+in place with ``--inplace``); ``--local-headers-recursive`` follows their quoted includes too.
+``-p DIR`` reads ``DIR/compile_commands.json``: without sources every file in it is translated,
+and each file gets its entry's ``-D`` and ``-I`` options. Exit status: 0 when every file was
+translated, 1 when any file failed (the others are still done), 2 for a usage error.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 from pathlib import Path
 
-from openhip.hipify import HipifyError, HipifyOptions, Stats, hipify
+from openhip.hipify import HipifyError, HipifyOptions, Stats, compdb, hipify, maps
 from openhip.hipify.files import backup, discover, encode, read_source, write_text
+from openhip.hipify.lexer import tokenize
+from openhip.hipify.local_headers import local_headers
+from openhip.hipify.local_headers import output_path as header_output_path
+from openhip.hipify.preprocessor import inactive_ranges
 
 #: hipify-perl's single-dash long options (``-inplace`` means ``--inplace``).
 _PERL_OPTIONS = {
@@ -22,7 +34,7 @@ _PERL_OPTIONS = {
     "hip-kernel-execution-syntax", "cuda-kernel-execution-syntax", "help", "version", "whitelist",
     "exclude-dirs", "exclude-files", "amap", "miopen", "no-backup",
     "use-hip-data-types", "default-preprocessor", "skip-excluded-preprocessor-conditional-blocks",
-    "o-dir", "output-dir",
+    "o-dir", "output-dir", "local-headers", "local-headers-recursive",
 }
 _MAPS_SOURCE = "HIPIFY amd-staging 014177bc (HIP 6.3.0)"
 
@@ -69,9 +81,21 @@ def _parser() -> argparse.ArgumentParser:
     tr.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
                     help="define a macro for --default-preprocessor")
     tr.add_argument("-I", dest="includes", action="append", default=[], metavar="DIR",
-                    help="accepted for compatibility (headers are not read)")
+                    help="directory searched for the headers of --local-headers")
+    tr.add_argument("--local-headers", action="store_true",
+                    help="also translate the headers the sources include with quotes, each to "
+                         "HEADER.hip beside it (hipify-clang's naming)")
+    tr.add_argument("--local-headers-recursive", action="store_true",
+                    help="--local-headers, following those headers' own quoted includes too")
+    tr.add_argument("--implicit-runtime-header", action=argparse.BooleanOptionalAction, default=True,
+                    help="add #include <hip/hip_runtime.h> to every .cu/.cuh file that lacks it, as "
+                         "hipify-clang does (nvcc includes cuda_runtime.h into them implicitly); "
+                         "other files get it when they use CUDA (default: on)")
+    tr.add_argument("-p", dest="compdb", metavar="DIR",
+                    help="compilation database: DIR/compile_commands.json gives each file's "
+                         "-D/-I options; with no sources, every file in it is translated")
     compat = p.add_argument_group("hipify-clang options accepted for compatibility (no effect)")
-    compat.add_argument("--cuda-path", "--clang-resource-directory", "-p", "--temp-dir",
+    compat.add_argument("--cuda-path", "--clang-resource-directory", "--temp-dir",
                         "--cuda-gpu-arch", dest="ignored", metavar="VALUE")
     compat.add_argument("--extra-arg", "--extra-arg-before", dest="extra_args", action="append",
                         default=[], metavar="ARG", help="compiler argument (-D is used)")
@@ -121,6 +145,26 @@ def args_extra(args: argparse.Namespace) -> list[str]:
     return list(args.extra_args)
 
 
+def _include_dirs(values: list[str]) -> list[Path]:
+    return [Path(v) for v in values]
+
+
+def _compiler_options(words: list[str]) -> tuple[list[str], list[str]]:
+    """(``-D`` values, ``-I`` directories) of compiler arguments (``-DX``, ``-D X``, ``-Idir``...)."""
+    defines, dirs = [], []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        for flag, out in (("-D", defines), ("-I", dirs)):
+            if word == flag and i + 1 < len(words):
+                out.append(words[i + 1])
+                i += 1
+            elif word.startswith(flag) and len(word) > 2:
+                out.append(word[2:])
+        i += 1
+    return defines, dirs
+
+
 def run(argv: list[str]) -> int:
     """Run ``openhip hipify``; returns the exit status."""
     args_list, extra = normalize_argv(list(argv))
@@ -129,12 +173,24 @@ def run(argv: list[str]) -> int:
         args = parser.parse_args(args_list)
     except SystemExit as exc:
         return int(exc.code or 0)
-    extra_defines = [a[2:] for a in extra + args_extra(args) if a.startswith("-D") and len(a) > 2]
+    extra_defines, extra_dirs = _compiler_options(extra + args_extra(args))
     if args.version:
         from openhip import __version__
 
         print(f"openhip hipify {__version__} (maps: {_MAPS_SOURCE})")
         return 0
+    commands: list[compdb.CompileCommand] = []
+    if args.compdb is not None:
+        if not args.compdb:
+            print("openhip hipify: error: -p needs the compilation database's directory", file=sys.stderr)
+            return 2
+        try:
+            commands = compdb.load(args.compdb)
+        except HipifyError as exc:
+            print(f"openhip hipify: error: {exc}", file=sys.stderr)
+            return 2
+        if not args.sources:
+            args.sources = [str(c.file) for c in commands]
     if not args.sources:
         parser.print_usage(sys.stderr)
         print("openhip hipify: error: no source files given", file=sys.stderr)
@@ -148,7 +204,7 @@ def run(argv: list[str]) -> int:
     if args.inplace and args.output_dir:
         print("openhip hipify: error: --inplace and --output-dir cannot be used together", file=sys.stderr)
         return 2
-    options = HipifyOptions(
+    base = HipifyOptions(
         hip_kernel_execution_syntax=args.hip_kernel_execution_syntax,
         roc=args.roc,
         miopen=args.miopen,
@@ -162,39 +218,139 @@ def run(argv: list[str]) -> int:
         warnings=not args.quiet_warnings,
         whitelist=frozenset(filter(None, args.whitelist.split(","))),
     )
-    print_stats = args.print_stats or args.examine
-    no_output = args.no_output or args.examine
+    job = _Job(args, base, _include_dirs(args.includes + extra_dirs), commands,
+               {path.resolve() for path, _ in files})
     progress = _Progress(len(files), args.progress, writes_stdout=not (args.inplace or args.output_dir
-                                                                      or args.output or no_output))
-    total = Stats(file="GLOBAL", files=0)
-    failed = 0
+                                                                      or args.output or job.no_output))
     for index, (path, root) in enumerate(files):
         progress.update(index, path)
+        job.source(path, root, progress)
+    progress.done()
+    if job.print_stats and (len(files) > 1 or job.translated > 1):
+        sys.stderr.write(job.total.report(total=True))
+    return 1 if job.failed else 0
+
+
+class _Job:
+    """One run of the command: the options, the totals, and the local headers already done."""
+
+    def __init__(self, args: argparse.Namespace, base: HipifyOptions, include_dirs: list[Path],
+                 commands: list[compdb.CompileCommand], inputs: set[Path]) -> None:
+        self.args = args
+        self.base = base
+        self.include_dirs = include_dirs
+        self.commands = commands
+        self.inputs = inputs
+        self.print_stats = args.print_stats or args.examine
+        self.no_output = args.no_output or args.examine
+        self.headers_mode = "recursive" if args.local_headers_recursive else (
+            "direct" if args.local_headers else "")
+        self.done_headers: set[Path] = set()
+        self.total = Stats(file="GLOBAL", files=0)
+        self.failed = 0
+        self.translated = 0
+
+    def options_for(self, path: Path, command: compdb.CompileCommand | None) -> HipifyOptions:
+        """The options of one file: its database entry's macros, the runtime-header rule by suffix."""
+        changes: dict[str, object] = {}
+        if command is not None and (command.defines or command.undefines):
+            defines = {k: v for k, v in command.defines.items()}
+            defines.update(self.base.defines)  # the command line's -D win
+            changes["defines"] = defines
+        if self.args.implicit_runtime_header and path.suffix in _CUDA_SUFFIXES:
+            changes["runtime_header"] = "always"
+        return dataclasses.replace(self.base, **changes) if changes else self.base  # type: ignore[arg-type]
+
+    def translate(self, path: Path, options: HipifyOptions, progress: _Progress) -> tuple[str, str] | None:
+        """(source, translation) of one file, its warnings printed; None after an error."""
         try:
-            source = read_source(path, args.encoding)
+            source = read_source(path, self.args.encoding)
             result = hipify(source, filename=str(path), options=options)
         except HipifyError as exc:
-            failed += 1
+            self.failed += 1
             progress.clear()
             print(f"openhip hipify: error: {exc}", file=sys.stderr)
-            continue
+            return None
         progress.clear()
         for warning in result.warnings:
             print(warning, file=sys.stderr)
-        try:
-            if not no_output:
-                _write(result.text, source, path, root, args)
-        except OSError as exc:
-            failed += 1
-            print(f"openhip hipify: error: {path}: {exc}", file=sys.stderr)
-            continue
-        if print_stats:
+        if self.print_stats:
             sys.stderr.write(result.stats.report())
-        total.merge(result.stats)
-    progress.done()
-    if print_stats and len(files) > 1:
-        sys.stderr.write(total.report(total=True))
-    return 1 if failed else 0
+        self.total.merge(result.stats)
+        self.translated += 1
+        return source, result.text
+
+    def source(self, path: Path, root: Path, progress: _Progress) -> None:
+        """Translate one input (and, with --local-headers, its local headers) and write them."""
+        command = compdb.find(self.commands, path) if self.commands else None
+        include_dirs = (command.include_dirs if command is not None else []) + self.include_dirs
+        done = self.translate(path, self.options_for(path, command), progress)
+        if done is None:
+            return
+        source, text = done
+        if not self.no_output:
+            try:
+                _write(text, source, path, root, self.args)
+            except OSError as exc:
+                self.failed += 1
+                print(f"openhip hipify: error: {path}: {exc}", file=sys.stderr)
+        if self.headers_mode:
+            self.local_headers(path, source, root, include_dirs, command, progress)
+
+    def local_headers(self, path: Path, source: str, root: Path, include_dirs: list[Path],
+                      command: compdb.CompileCommand | None, progress: _Progress) -> None:
+        tables = maps.tables()
+        inactive = None
+        if self.base.skip_excluded_preprocessor_blocks and not self.base.amap:
+            defines = self.options_for(path, command).defines
+            inactive = lambda text: inactive_ranges(tokenize(text), defines)  # noqa: E731
+        found = local_headers(
+            path, source, include_dirs=include_dirs, recursive=self.headers_mode == "recursive",
+            is_cuda_header=lambda name: name in tables.includes,
+            read=lambda p: read_source(p, self.args.encoding), inactive=inactive,
+        )
+        if not self.args.quiet_warnings:
+            for miss in found.missing:
+                print(f"{miss.includer}:{miss.line}: warning: local header \"{miss.spelled}\" not found "
+                      "(searched the includer's directory and the -I directories); not translated",
+                      file=sys.stderr)
+        for header in found.headers:
+            if header.path in self.done_headers or header.path in self.inputs:
+                continue  # translated once per run; an input is translated as such
+            self.done_headers.add(header.path)
+            done = self.translate(header.path, self.options_for(header.path, command), progress)
+            if done is None or self.no_output:
+                continue
+            header_source, text = done
+            try:
+                _write_header(text, header_source, header.path, root, self.args)
+            except OSError as exc:
+                self.failed += 1
+                print(f"openhip hipify: error: {header.path}: {exc}", file=sys.stderr)
+
+
+#: Files compiled as CUDA, into which nvcc includes cuda_runtime.h implicitly.
+_CUDA_SUFFIXES = (".cu", ".cuh")
+
+
+def _write_header(text: str, source: str, path: Path, root: Path, args: argparse.Namespace) -> None:
+    """Write a local header's translation: in place (--inplace), under --output-dir with the
+    source's layout when it lies below the root, else to ``HEADER.hip`` beside it."""
+    if args.inplace:
+        if not args.no_backup:
+            backup(path)
+        if text != source:
+            write_text(path, text, args.encoding)
+        return
+    if args.output_dir:
+        try:
+            relative = path.relative_to(root.resolve())
+        except ValueError:
+            relative = None
+        if relative is not None:
+            write_text(Path(args.output_dir) / relative, text, args.encoding)
+            return
+    write_text(header_output_path(path), text, args.encoding)
 
 
 def _write(text: str, source: str, path: Path, root: Path, args: argparse.Namespace) -> None:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 
+#: The values of :attr:`HipifyOptions.runtime_header`.
+RUNTIME_HEADER_MODES = ("needed", "always")
+
 
 @dataclasses.dataclass(frozen=True)
 class HipifyOptions:
@@ -28,6 +31,11 @@ class HipifyOptions:
       comments. Both off by default here (the translation of a kernel source keeps its
       literals); the ``openhip hipify`` command line turns ``translate_strings`` on, as
       hipify-clang (``--no-translate-strings`` turns it off).
+    * ``runtime_header``: when to add ``#include <hip/hip_runtime.h>``: ``"needed"`` (default)
+      when the file uses CUDA and includes no HIP runtime header; ``"always"`` to every file that
+      does not include it yet, as hipify-clang does (it parses each file with CUDA's runtime
+      header implicitly included, as nvcc compiles ``.cu`` files). The command line uses
+      ``"always"`` for ``.cu``/``.cuh`` files (``--no-implicit-runtime-header`` turns it off).
     * ``warnings``: collect warnings (``-quiet-warnings`` turns them off);
       ``whitelist``: CUDA-looking names that are not reported as unknown.
     """
@@ -42,8 +50,13 @@ class HipifyOptions:
     defines: Mapping[str, str] = dataclasses.field(default_factory=dict)
     translate_strings: bool = False
     translate_comments: bool = False
+    runtime_header: str = "needed"
     warnings: bool = True
     whitelist: frozenset[str] = frozenset()
+
+    def __post_init__(self) -> None:
+        if self.runtime_header not in RUNTIME_HEADER_MODES:
+            raise ValueError(f"runtime_header must be one of {RUNTIME_HEADER_MODES}, not {self.runtime_header!r}")
 
     @classmethod
     def from_kwargs(cls, **kwargs: object) -> HipifyOptions:

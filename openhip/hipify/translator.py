@@ -231,7 +231,7 @@ class _Translator:
             self.launches(launches)
         insertion: tuple[int, str] | None = None
         if "runtime" not in self.include_state.inserted and (
-            self.strong_cuda or (self.weak_cuda and not self.hip_signal)
+            self.strong_cuda or (self.weak_cuda and not self.hip_signal) or self.opt.runtime_header == "always"
         ):
             insertion = runtime_insertion(tokens, text)
         out = self.splice(insertion)

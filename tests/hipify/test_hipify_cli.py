@@ -206,7 +206,8 @@ def test_amap(tmp_path):
 
 
 def test_compatibility_options_ignored(tmp_path):
-    code, out = _one(tmp_path, "cudaFree(p);", "--cuda-path=/usr/local/cuda", "-I", "inc", "-p", "build",
+    # (-I is searched for --local-headers; -p reads a compilation database: tests/hipify/test_hipify_local_headers.py)
+    code, out = _one(tmp_path, "cudaFree(p);", "--cuda-path=/usr/local/cuda", "-I", "inc",
                      "--cuda-gpu-arch=sm_80", "--save-temps", "-v", "--temp-dir=/tmp", "--no-undocumented-features")
     assert code == 0 and "hipFree(p);" in out
     assert "hipFree(p);" in _one(tmp_path, PP, "--default-preprocessor", "--extra-arg=-DFEATURE")[1]
@@ -292,7 +293,8 @@ def test_bad_files_fail_others_continue(tmp_path, capsys):
     assert "c_latin" not in err  # bytes that are not UTF-8 are kept, not refused
     assert "d_launch.cu:2:4: unbalanced '<<<'" in err
     assert sorted(p.name for p in out.iterdir()) == ["a_good.cu", "c_latin.cu", "e_good.cu"]
-    assert (out / "c_latin.cu").read_bytes() == b"\xff\xfe"
+    # a .cu file gets the HIP runtime header (as nvcc's implicit cuda_runtime.h); its bytes stay
+    assert (out / "c_latin.cu").read_bytes() == b"#include <hip/hip_runtime.h>\n\xff\xfe"
 
 
 def test_missing_file(tmp_path, capsys):
