@@ -3,7 +3,7 @@
 Each subcommand lives in its own module under ``openhip.cli`` and exposes
 ``run(argv: list[str]) -> int`` (argv: the arguments after the subcommand; returns the exit
 code); the module is imported only when its subcommand runs (``--help`` lists
-them all). Subcommands: info, hipify, cc, launch, ccl-bench, hipcc, run, prof, llm.
+them all). Subcommands: info, hipify, cc, launch, ccl-bench, hipcc, run, prof, memcheck, llm.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "run": ("openhip.cli.run", "build a CUDA/HIP program for the CPU platform and run it"),
     "prof": ("openhip.cli.prof", "run a command under the profiler (trace JSON, HTML timeline, "
              "--stats)"),
+    "memcheck": ("openhip.cli.memcheck", "run a command with checked kernel memory accesses "
+                 "(CPU platform; compute-sanitizer style reports, --leak-check full)"),
     "llm": ("openhip.cli.llm", "run a GGUF language model (llm run) or quantize one (llm quantize)"),
 }
 

@@ -26,10 +26,27 @@ import tempfile
 from collections.abc import Callable
 from functools import lru_cache
 
-__all__ = ["MARK", "format_report", "remember_image", "symbolize"]
+__all__ = ["LOG_ENV", "MARK", "SEPARATOR", "format_report", "remember_image", "symbolize"]
 
 #: what marks a memcheck failure in a runtime message
 MARK = "memcheck: "
+#: a directory where each process appends its reports (``openhip memcheck`` sets it)
+LOG_ENV = "OPENHIP_MEMCHECK_LOG"
+SEPARATOR = "\n\x1e\n"
+_logged: set[str] = set()
+
+
+def _log(text: str) -> None:
+    directory = os.environ.get(LOG_ENV)
+    if not directory or text in _logged:
+        return
+    _logged.add(text)
+    try:
+        with open(os.path.join(directory, f"reports-{os.getpid()}.txt"), "a",
+                  encoding="utf-8") as f:
+            f.write(text + SEPARATOR)
+    except OSError:
+        pass
 
 _REPORT = re.compile(
     r"kernel '(?P<kernel>[^']*)' block \((?P<block>[^)]*)\) (?P<thread>thread (?:\([^)]*\)|"
@@ -105,7 +122,7 @@ def _one(m: re.Match, describe: Callable[[int], str]) -> str:
             where = (None, f"pc {m.group('module')}+0x{m.group('off')}")
     if where is not None:
         func, loc = where
-        if not func or "openhip::detail::" in func or func.startswith("??"):
+        if not func or "openhip::detail::" in func or func.startswith(("??", "__openhip")):
             func = m.group("kernel")  # the kernel, inlined into the engine's loops
         lines.append(f"    at {loc} in {func}")
     lines.append(f"    by {m.group('thread')} in block ({m.group('block')}) of kernel "
@@ -114,7 +131,9 @@ def _one(m: re.Match, describe: Callable[[int], str]) -> str:
     value = 0 if addr == "(nil)" else int(addr, 16)
     detail = describe(value) if value else ""
     lines.append(f"    {detail}" if detail else f"    Address {addr} is {why}")
-    return "\n".join(lines)
+    text = "\n".join(lines)
+    _log(text)
+    return text
 
 
 def format_report(message: str, describe: Callable[[int], str]) -> str:

@@ -179,6 +179,9 @@ OPENHIP_MC_HIDDEN void __asan_storeN_noabort(uintptr_t a, uintptr_t n) {
     ::openhip::memcheck::bad_access(a, n, true, __builtin_return_address(0));
 }
 OPENHIP_MC_HIDDEN void __asan_handle_no_return() {}
+// (dynamic initialisation order checking: not done)
+OPENHIP_MC_HIDDEN void __asan_before_dynamic_init(const char*) {}
+OPENHIP_MC_HIDDEN void __asan_after_dynamic_init() {}
 
 // __device__ / __constant__ variables: their red zones (GCC pads each instrumented global).
 struct __openhip_asan_global {

@@ -1,0 +1,150 @@
+"""``openhip memcheck [--leak-check full] [--error-exitcode N] COMMAND...``: run a command with
+the CPU platform's kernels compiled in memcheck mode (``openhip.tools.memcheck``).
+
+``COMMAND`` is ``python script.py args`` or ``script.py args`` (run with this interpreter).
+The command runs with ``OPENHIP_MEMCHECK=1``: every global and dynamic-shared access of its
+kernels is checked, and the first bad one fails the launch with HipError
+``hipErrorIllegalAddress`` and a compute-sanitizer-shaped report. At the end the reports (each
+once) and ``ERROR SUMMARY: N errors`` are printed, as compute-sanitizer prints them; with
+``--leak-check full`` the device allocations never freed too. The exit code is the command's,
+or ``--error-exitcode`` when it succeeded but errors were found. ``--tool`` accepts
+``memcheck`` only (racecheck and initcheck are not implemented).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+PREFIX = "========= "
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # usage errors: exit 2 with the message
+        self.print_usage(sys.stderr)
+        print(f"openhip memcheck: error: {message}", file=sys.stderr)
+        raise SystemExit(2)
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="openhip memcheck",
+                description="Run a command with checked kernel memory accesses on the CPU "
+                "platform (compute-sanitizer's memcheck); the exit code is the command's.",
+                epilog="Example: openhip memcheck --leak-check full python train.py")
+    p.add_argument("--tool", default="memcheck",
+                   help="memcheck (the only tool so far; racecheck/initcheck are not "
+                   "implemented)")
+    p.add_argument("--leak-check", choices=("full", "no"), default="no",
+                   help="full: list the device allocations never freed at exit")
+    p.add_argument("--error-exitcode", type=int, default=None,
+                   help="exit code when errors were found and the command itself succeeded")
+    p.add_argument("command", nargs=argparse.REMAINDER,
+                   help="the command: python script.py ... or script.py ...")
+    return p
+
+
+def _fail(message: str) -> int:
+    print(f"openhip memcheck: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _command(argv: list[str]) -> list[str] | str:
+    """The command to run, or what is wrong with it."""
+    cmd = list(argv)
+    if cmd and cmd[0] == "--":
+        cmd = cmd[1:]
+    if not cmd:
+        return "no command to check (e.g. openhip memcheck python script.py)"
+    if cmd[0].endswith(".py"):
+        cmd = [sys.executable, *cmd]
+    elif os.sep not in cmd[0] and shutil.which(cmd[0]) is None:
+        return f"command not found: {cmd[0]}"
+    if Path(cmd[0]).name.startswith("python"):
+        script = next((a for a in cmd[1:] if not a.startswith("-")), None)
+        if "-c" not in cmd[1:] and "-m" not in cmd[1:] and script is not None \
+                and not Path(script).is_file():
+            return f"the script {script} does not exist"
+    return cmd
+
+
+def _run_child(cmd: list[str], env: dict[str, str]) -> int:
+    try:
+        child = subprocess.Popen(cmd, env=env)
+    except OSError as exc:
+        print(f"openhip memcheck: error: cannot run {cmd[0]}: {exc.strerror}", file=sys.stderr)
+        return 127
+
+    def forward(signum: int, frame: object) -> None:
+        try:
+            child.send_signal(signum)
+        except OSError:
+            pass
+
+    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGTERM, signal.SIGHUP)}
+    try:
+        while True:
+            try:
+                rc = child.wait()
+                break
+            except KeyboardInterrupt:  # the child got the SIGINT too
+                continue
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return rc if rc >= 0 else 128 - rc
+
+
+def _reports(directory: Path) -> list[str]:
+    from openhip.tools.memcheck.report import SEPARATOR
+
+    seen: list[str] = []
+    for path in sorted(directory.glob("reports-*.txt")):
+        for text in path.read_text(encoding="utf-8", errors="replace").split(SEPARATOR):
+            text = text.strip("\n")
+            if text and text not in seen:
+                seen.append(text)
+    return seen
+
+
+def run(argv: list[str]) -> int:
+    """Entry point of ``openhip memcheck``; the command's exit code (2 for bad usage)."""
+    ns = _parser().parse_args(argv)
+    if ns.command and ns.command[0].startswith("-") and ns.command[0] != "--":
+        return _fail(f"unknown option {ns.command[0]} (options go before the command; see "
+                     "openhip memcheck --help)")
+    if ns.tool in ("racecheck", "initcheck", "synccheck"):
+        return _fail(f"--tool {ns.tool} is not implemented (only memcheck)")
+    if ns.tool != "memcheck":
+        return _fail(f"unknown tool {ns.tool!r} (only memcheck)")
+    cmd = _command(ns.command)
+    if isinstance(cmd, str):
+        return _fail(cmd)
+    from openhip.tools.memcheck.flags import ENV
+    from openhip.tools.memcheck.leaks import LEAK_ENV
+    from openhip.tools.memcheck.report import LOG_ENV
+
+    log_dir = tempfile.mkdtemp(prefix="openhip-memcheck-")
+    env = dict(os.environ, **{ENV: "1", LOG_ENV: log_dir, "OPENHIP_PLATFORM": "cpu"})
+    if ns.leak_check == "full":
+        env[LEAK_ENV] = "full"
+    print(f"{PREFIX}OPENHIP MEMCHECK (CPU platform)", file=sys.stderr)
+    try:
+        rc = _run_child(cmd, env)
+        reports = _reports(Path(log_dir))
+    finally:
+        shutil.rmtree(log_dir, ignore_errors=True)
+    for text in reports:
+        for line in text.splitlines():
+            print(PREFIX + line, file=sys.stderr)
+        print(PREFIX.rstrip(), file=sys.stderr)
+    print(f"{PREFIX}ERROR SUMMARY: {len(reports)} error{'s' if len(reports) != 1 else ''}",
+          file=sys.stderr)
+    if reports and rc == 0 and ns.error_exitcode is not None:
+        return ns.error_exitcode
+    return rc

@@ -1,0 +1,88 @@
+// Kernels for tests/tools/test_memcheck.py: each buggy kernel has a fixed twin; the line of each
+// bad access is marked with a comment "BAD: <kernel>" (the test finds it there).
+#include <hip/hip_runtime.h>
+
+// Off by one (NVIDIA's vectorAdd with <= for <).
+extern "C" __global__ void off_by_one(const float* a, float* c, int n) {
+    int i = blockDim.x * blockIdx.x + threadIdx.x;
+    if (i <= n) {
+        c[i] = a[i < n ? i : 0] * 2.0f;  // BAD: off_by_one
+    }
+}
+extern "C" __global__ void off_by_one_fixed(const float* a, float* c, int n) {
+    int i = blockDim.x * blockIdx.x + threadIdx.x;
+    if (i < n) {
+        c[i] = a[i] * 2.0f;
+    }
+}
+
+// A stencil that forgets its left edge: reads x[-1].
+extern "C" __global__ void negative_index(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        y[i] = x[i] - x[i - 1];  // BAD: negative_index
+    }
+}
+extern "C" __global__ void negative_index_fixed(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        y[i] = x[i] - (i > 0 ? x[i - 1] : 0.0f);
+    }
+}
+
+// A shifted copy through dynamic shared memory, one element past the launch's shared size.
+extern "C" __global__ void shared_overrun(const float* in, float* out) {
+    extern __shared__ float tile[];
+    unsigned t = threadIdx.x;
+    tile[t + 1] = in[blockIdx.x * blockDim.x + t];  // BAD: shared_overrun
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = tile[t];
+}
+extern "C" __global__ void shared_overrun_fixed(const float* in, float* out) {
+    extern __shared__ float tile[];
+    unsigned t = threadIdx.x;
+    tile[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = tile[blockDim.x - 1 - t];
+}
+
+// The same overrun in a kernel without a barrier (loop mode: the thread is named).
+extern "C" __global__ void shared_overrun_loop(const float* in, float* out) {
+    extern __shared__ float scratch[];
+    unsigned t = threadIdx.x;
+    scratch[2 * t] = in[blockIdx.x * blockDim.x + t];  // BAD: shared_overrun_loop
+    out[blockIdx.x * blockDim.x + t] = scratch[2 * t] + 1.0f;
+}
+
+// Reads a buffer (the test frees it first).
+extern "C" __global__ void read_buffer(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        y[i] = x[i] + 1.0f;  // BAD: read_buffer
+    }
+}
+
+// A float4 load from a pointer that is not 16-byte aligned.
+extern "C" __global__ void misaligned_vector(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (4 * i + 4 < n + 1) {
+        float4 v = reinterpret_cast<const float4*>(x + 1)[i];  // BAD: misaligned_vector
+        y[i] = v.x + v.y + v.z + v.w;
+    }
+}
+extern "C" __global__ void misaligned_vector_fixed(const float* x, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (4 * i + 4 < n + 1) {
+        float4 v = reinterpret_cast<const float4*>(x)[i];
+        y[i] = v.x + v.y + v.z + v.w;
+    }
+}
+
+// A __device__ table indexed one past its end.
+__device__ float weights[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+extern "C" __global__ void device_array(float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        y[i] = weights[i];  // BAD: device_array
+    }
+}

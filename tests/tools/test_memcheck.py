@@ -1,0 +1,228 @@
+"""Issue #15, memcheck on the CPU platform: each buggy kernel of memcheck_kernels.hip gives the
+exact compute-sanitizer-shaped report (kind, size, the user's file:line, thread, block, the
+address against the nearest allocation); the fixed twins give none and compute what numpy
+computes; bad command lines of ``openhip memcheck`` are clear errors.
+
+Every checked run is a child process with a timeout (unchecked, these kernels corrupt memory or
+crash). CPU platform with GCC only (the checked mode is GCC's -fsanitize=kernel-address)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+KERNELS = Path(__file__).with_name("memcheck_kernels.hip")
+
+PRELUDE = """
+import os, sys
+import numpy as np
+import openhip as hip
+from openhip.runtime.memory import DeviceBuffer
+mod = hip.Module(open(os.environ["MEMCHECK_KERNELS"]).read(), name="memcheck_kernels.hip")
+x = hip.asarray(np.arange(100, dtype=np.float32))
+y = hip.zeros(100, np.float32)
+
+def report(fn):
+    try:
+        fn()
+        hip.synchronize()
+    except hip.HipError as exc:
+        print("HIPERROR", exc.status, "|", str(exc).replace("\\n", " ## "))
+    else:
+        print("NOERROR")
+    sys.stdout.flush()
+"""
+
+
+def run_child(body: str, *, checked: bool = True, timeout: float = 240,
+              extra_env: dict | None = None) -> subprocess.CompletedProcess:
+    env = dict(os.environ, MEMCHECK_KERNELS=str(KERNELS), OPENHIP_PLATFORM="cpu",
+               OPENHIP_MEMCHECK="1" if checked else "0", **(extra_env or {}))
+    try:
+        return subprocess.run([sys.executable, "-c", PRELUDE + textwrap.dedent(body)],
+                              capture_output=True, text=True, timeout=timeout, env=env)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"the child hung (> {timeout} s): {exc.stdout!r} {exc.stderr!r}")
+
+
+def bad_line(kernel: str) -> int:
+    for n, line in enumerate(KERNELS.read_text().splitlines(), 1):
+        if line.rstrip().endswith(f"// BAD: {kernel}"):
+            return n
+    raise AssertionError(kernel)
+
+
+@pytest.fixture
+def cpu(device):
+    if device.platform != "cpu":
+        pytest.skip("memcheck is a CPU-platform feature (GPUs have compute-sanitizer)")
+    if device._platform.compiler.is_clang:
+        pytest.skip("memcheck mode needs GCC (-fsanitize=kernel-address with GCC's ABI)")
+    return device
+
+
+# case -> (launch, first line, thread and block, the address line as a regex)
+CASES = {
+    "off_by_one": ("mod.get_function('off_by_one')(4, 32, (x, y, 100))",
+                   "Invalid __global__ write of size 4 bytes (out of bounds)",
+                   "thread (4,0,0) in block (3,0,0)",
+                   r"Address 0x[0-9a-f]+ is 0 bytes after the end of the nearest allocation at "
+                   r"0x[0-9a-f]+ of size 400 bytes"),
+    "negative_index": ("mod.get_function('negative_index')(4, 32, (x, y, 100))",
+                       "Invalid __global__ read of size 4 bytes (out of bounds)",
+                       "thread (0,0,0) in block (0,0,0)",
+                       r"Address 0x[0-9a-f]+ is 4 bytes before the start of the nearest "
+                       r"allocation at 0x[0-9a-f]+ of size 400 bytes"),
+    "shared_overrun": ("mod.get_function('shared_overrun')(1, 64, (x, y), shared_mem=256)",
+                       "Invalid __shared__ write of size 4 bytes (out of bounds)",
+                       "thread unknown (the kernel runs its threads as loops between its "
+                       "barriers) in block (0,0,0)",
+                       r"Address 0x[0-9a-f]+ is past the dynamic shared memory of the launch"),
+    "shared_overrun_loop": ("mod.get_function('shared_overrun_loop')(1, 64, (x, y), "
+                            "shared_mem=256)",
+                            "Invalid __shared__ write of size 4 bytes (out of bounds)",
+                            "thread (32,0,0) in block (0,0,0)",
+                            r"Address 0x[0-9a-f]+ is past the dynamic shared memory of the "
+                            r"launch"),
+    "read_buffer": ("b = hip.malloc(400); alias = DeviceBuffer(b.ptr, 400, b.device, "
+                    "owner=False); b.free(); report(lambda: mod.get_function('read_buffer')"
+                    "(1, 32, (alias, y, 100)))",
+                    "Invalid __global__ read of size 4 bytes (use after free)",
+                    "thread (0,0,0) in block (0,0,0)",
+                    r"Address (0x[0-9a-f]+) is 0 bytes inside a 400-byte allocation at \1 that "
+                    r"was freed \(use after free\)"),
+    "misaligned_vector": ("mod.get_function('misaligned_vector')(1, 32, (x, y, 100))",
+                          "Invalid __global__ read of 'const struct HIP_vector_type' "
+                          "(misaligned address, 16-byte alignment required)",
+                          "thread (0,0,0) in block (0,0,0)",
+                          r"Address 0x[0-9a-f]+ is 4 bytes inside the 400-byte allocation"),
+    "device_array": ("mod.get_function('device_array')(1, 32, (y, 100))",
+                     "Invalid __global__ read of size 4 bytes (out of bounds)",
+                     "thread (8,0,0) in block (0,0,0)",
+                     r"Address 0x[0-9a-f]+ is past a __device__ variable \(out of bounds\)"),
+}
+
+
+@pytest.mark.parametrize("kernel", sorted(CASES))
+def test_buggy_kernel_report(cpu, kernel):
+    launch, first, who, address = CASES[kernel]
+    body = launch if launch.startswith("b = ") else f"report(lambda: {launch})"
+    proc = run_child(body + "\nreport(lambda: None)\n")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = [ln for ln in proc.stdout.splitlines() if ln.startswith(("HIPERROR", "NOERROR"))]
+    assert len(out) == 2, proc.stdout + proc.stderr[-2000:]
+    assert out[0].startswith("HIPERROR hipErrorIllegalAddress | "), out[0]
+    parts = out[0].split(" | ", 1)[1].split(" ## ")
+    assert parts[0].endswith(first), parts
+    assert parts[1].strip() == f"at memcheck_kernels.hip:{bad_line(kernel)} in {kernel}", parts
+    assert parts[2].strip() == f"by {who} of kernel '{kernel}'", parts
+    assert re.fullmatch(address + r".*", parts[3].strip()), parts
+    # the device stays failed (as a GPU context after an illegal address) and says why
+    assert out[1].startswith("HIPERROR hipErrorIllegalAddress"), out[1]
+
+
+def test_fixed_kernels_run_clean_and_right(cpu):
+    proc = run_child("""
+        a = np.arange(100, dtype=np.float32)
+        report(lambda: mod.get_function('off_by_one_fixed')(4, 32, (x, y, 100)))
+        print("R1", np.array_equal(y.get(), a * 2))
+        report(lambda: mod.get_function('negative_index_fixed')(4, 32, (x, y, 100)))
+        print("R2", np.array_equal(y.get(), a - np.concatenate([[0], a[:-1]])))
+        z = hip.zeros(128, np.float32)
+        w = hip.asarray(np.arange(128, dtype=np.float32))
+        report(lambda: mod.get_function('shared_overrun_fixed')(2, 64, (w, z), shared_mem=256))
+        want = np.arange(128, dtype=np.float32).reshape(2, 64)[:, ::-1].ravel()
+        print("R3", np.array_equal(z.get(), want))
+        report(lambda: mod.get_function('misaligned_vector_fixed')(1, 32, (x, y, 100)))
+        print("R4", np.array_equal(y.get()[:25], a.reshape(25, 4).sum(1)))
+        report(lambda: mod.get_function('device_array')(1, 32, (y, 8)))
+        print("R5", np.array_equal(y.get()[:8], np.arange(1, 9, dtype=np.float32)))
+        b = hip.malloc(400); b.free()   # freed, never used: nothing to report
+        report(lambda: mod.get_function('read_buffer')(4, 32, (x, y, 100)))
+        print("R6", np.array_equal(y.get(), a + 1))
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = proc.stdout.splitlines()
+    assert [ln for ln in out if ln.startswith(("HIPERROR", "NOERROR"))] == ["NOERROR"] * 6, \
+        proc.stdout
+    assert [ln for ln in out if ln.startswith("R")] == [f"R{i} True" for i in range(1, 7)]
+
+
+def test_unchecked_mode_is_unchanged(cpu):
+    """Without OPENHIP_MEMCHECK the same off-by-one is the red-zone report (after the launch),
+    not memcheck's: the checked mode is off unless asked for."""
+    proc = run_child("report(lambda: mod.get_function('off_by_one')(4, 32, (x, y, 100)))",
+                     checked=False)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "Invalid __global__" not in proc.stdout
+    assert "wrote outside device buffer" in proc.stdout, proc.stdout
+
+
+def _memcheck(*args: str, timeout: float = 240) -> subprocess.CompletedProcess:
+    env = dict(os.environ, MEMCHECK_KERNELS=str(KERNELS))
+    return subprocess.run([sys.executable, "-m", "openhip", "memcheck", *args],
+                          capture_output=True, text=True, timeout=timeout, env=env)
+
+
+def test_cli_reports_summary_and_leaks(cpu, tmp_path):
+    script = tmp_path / "buggy.py"
+    script.write_text(PRELUDE + textwrap.dedent("""
+        report(lambda: mod.get_function('off_by_one')(4, 32, (x, y, 100)))
+        leaked = hip.malloc(1000)
+    """))
+    proc = _memcheck("--leak-check", "full", "--error-exitcode", "7", "python", str(script))
+    assert proc.returncode == 7, proc.stderr[-3000:]
+    err = proc.stderr
+    assert f"========= Invalid __global__ write of size 4 bytes (out of bounds)\n" \
+           f"=========     at memcheck_kernels.hip:{bad_line('off_by_one')} in off_by_one\n" in err
+    assert "========= ERROR SUMMARY: 1 error\n" in err, err
+    assert re.search(r"========= Leaked 1000 bytes at 0x[0-9a-f]+", err), err
+    assert "========= LEAK SUMMARY:" in err
+
+
+def test_cli_clean_script(cpu, tmp_path):
+    script = tmp_path / "clean.py"
+    script.write_text(PRELUDE + "report(lambda: mod.get_function('off_by_one_fixed')"
+                      "(4, 32, (x, y, 100)))\n")
+    proc = _memcheck("--error-exitcode", "7", str(script))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "NOERROR" in proc.stdout
+    assert "========= ERROR SUMMARY: 0 errors" in proc.stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bogus", "x.py"], "unrecognized arguments: --bogus"),
+    (["python", "/nonexistent/script.py"], "the script /nonexistent/script.py does not exist"),
+    (["/nonexistent/script.py"], "the script /nonexistent/script.py does not exist"),
+    ([], "no command to check"),
+    (["--tool", "racecheck", "x.py"], "--tool racecheck is not implemented"),
+    (["--tool", "nosuch", "x.py"], "unknown tool 'nosuch'"),
+    (["--leak-check", "maybe", "x.py"], "invalid choice: 'maybe'"),
+])
+def test_cli_bad_usage(args, message):
+    proc = _memcheck(*args, timeout=60)
+    assert proc.returncode == 2, (proc.stdout, proc.stderr)
+    assert message in proc.stderr, proc.stderr
+
+
+def test_format_report_leaves_other_messages_alone():
+    from openhip.tools.memcheck.report import format_report
+
+    text = "kernel 'k' block (0,0,0) thread (1,0,0): illegal memory access at address 0x10"
+    assert format_report(text, lambda a: "") == text
+
+
+def test_compile_flags_need_an_offset():
+    from openhip.tools.memcheck import compile_flags
+
+    with pytest.raises(ValueError):
+        compile_flags(0)
+    flags = compile_flags(0x7fff8000)
+    assert "-fsanitize=kernel-address" in flags and "-fasan-shadow-offset=0x7fff8000" in flags
