@@ -191,3 +191,24 @@ def test_logprob_rows():
     xd = x.astype(np.float64)
     lse = np.log(np.exp(xd - xd.max(-1, keepdims=True)).sum(-1)) + xd.max(-1)
     np.testing.assert_allclose(out.get(), xd[np.arange(4), tgt] - lse, rtol=1e-5, atol=1e-5)
+
+
+def test_q8_dot_simd_path_equals_portable_path():
+    """On the CPU platform with AVX2 the Q8_0 block dot runs as ggml's maddubs/madd kernel; the
+    portable C++ (every GPU, other CPUs; here forced with -U__AVX2__) gives the same bits."""
+    if hip.get_device().platform != "cpu":
+        pytest.skip("the SIMD path is the CPU platform's")
+    N, K, T = 70, 256, 5
+    W = RNG.standard_normal((N, K)).astype(np.float32)
+    X = RNG.standard_normal((T, K)).astype(np.float32)
+    outs = []
+    for opts in ((), ("-U__AVX2__",)):
+        m = hip.Module(kernels.source("forward"), options=opts,
+                       name_expressions=("oh_matmul_q8<2>",))
+        y = hip.empty(T * N, np.float32)
+        m.get_function("oh_matmul_q8<2>")(grid(N), B, (hip.asarray(quant.quantize(W, "q4_0")
+                                                                    .ravel()),
+                                                       hip.asarray(quant.quantize(X, "q8_0")
+                                                                   .ravel()), y, N, K, T))
+        outs.append(y.get())
+    assert np.array_equal(outs[0].view(np.uint32), outs[1].view(np.uint32))

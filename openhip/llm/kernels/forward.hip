@@ -163,27 +163,54 @@ template <> __device__ __forceinline__ float oh_block_i8<OH_Q5_0>(const uint8_t*
     return oh_half_at(b);
 }
 
+// One block's integer dot product in 8 exact partial sums, lane k = sum of q[j] * x[j] for
+// j in 4k .. 4k+3 (the grouping of AVX2's maddubs + madd), folded into acc[k] += p[k] * s with
+// fmaf. The CPU platform with AVX2 runs it as ggml does (sign trick, maddubs, madd, an 8-lane
+// FMA); everywhere else the same sums in plain C++, so the results are the same bits.
+#if defined(__HIP_PLATFORM_OPENHIP_CPU__) && defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+__device__ __forceinline__ void oh_dot32_acc(const int8_t* q, const int8_t* x, float s,
+                                             float* acc) {
+    const __m256i a = _mm256_loadu_si256((const __m256i*)q);
+    const __m256i b = _mm256_loadu_si256((const __m256i*)x);
+    const __m256i p16 = _mm256_maddubs_epi16(_mm256_sign_epi8(a, a), _mm256_sign_epi8(b, a));
+    const __m256i p32 = _mm256_madd_epi16(p16, _mm256_set1_epi16(1));
+    const __m256 r = _mm256_fmadd_ps(_mm256_cvtepi32_ps(p32), _mm256_set1_ps(s),
+                                     _mm256_loadu_ps(acc));
+    _mm256_storeu_ps(acc, r);
+}
+#else
+__device__ __forceinline__ void oh_dot32_acc(const int8_t* q, const int8_t* x, float s,
+                                             float* acc) {
+    for (int k = 0; k < 8; ++k) {
+        const int p = (int)q[4 * k] * x[4 * k] + (int)q[4 * k + 1] * x[4 * k + 1] +
+                      (int)q[4 * k + 2] * x[4 * k + 2] + (int)q[4 * k + 3] * x[4 * k + 3];
+        acc[k] = fmaf((float)p, s, acc[k]);
+    }
+}
+#endif
+
 // Integer dot products of one weight row of a symmetric type with the Q8_0 activation rows
-// t0 .. t0+3 (Xq: rows of K/32 blocks, ts bytes each, as ggml's vec_dot_q*_0_q8_0): an exact
-// integer sum per block, scaled by d_w * d_x and accumulated in block order. Each token's dot is
-// its own loop: GCC 12.2 -O3 miscompiles the form with four interleaved int8 reductions.
+// t0 .. t0+nt-1 (Xq: rows of K/32 blocks, ts bytes each, as ggml's vec_dot_q*_0_q8_0): exact
+// integer sums per block, scaled by d_w * d_x and accumulated in block order in 8 lanes,
+// combined as a fixed tree.
 template <int WT>
 __device__ __forceinline__ void oh_row_dots_q8(const uint8_t* __restrict__ row,
                                                const uint8_t* __restrict__ x0, long long ts,
-                                               int nb, int nt, float* acc) {
+                                               int nb, int nt, float* out) {
     const int BB = oh_type<WT>::bytes;
-    for (int tt = 0; tt < 4; ++tt) acc[tt] = 0.0f;
+    float acc[4][8];
+    for (int tt = 0; tt < 4; ++tt)
+        for (int k = 0; k < 8; ++k) acc[tt][k] = 0.0f;
     for (int b = 0; b < nb; ++b) {
         int8_t q[32];
         const float dw = oh_block_i8<WT>(row + (long long)b * BB, q);
         const uint8_t* xb = x0 + (long long)b * 34;
-        for (int tt = 0; tt < nt; ++tt) {
-            const int8_t* xs = (const int8_t*)(xb + tt * ts + 2);
-            int sumi = 0;
-            for (int j = 0; j < 32; ++j) sumi += (int)q[j] * (int)xs[j];
-            acc[tt] = fmaf((float)sumi, dw * oh_half_at(xb + tt * ts), acc[tt]);
-        }
+        for (int tt = 0; tt < nt; ++tt)
+            oh_dot32_acc(q, (const int8_t*)(xb + tt * ts + 2), dw * oh_half_at(xb + tt * ts),
+                         acc[tt]);
     }
+    for (int tt = 0; tt < nt; ++tt) out[tt] = oh_tree8(acc[tt]);
 }
 
 // As oh_matmul with the activations quantised to Q8_0. Tokens go in tiles of 4 sharing each
