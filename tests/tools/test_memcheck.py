@@ -15,14 +15,12 @@ import sys
 import textwrap
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 KERNELS = Path(__file__).with_name("memcheck_kernels.hip")
 
 PRELUDE = """
 import os, sys
-import numpy as np
 import openhip as hip
 from openhip.runtime.memory import DeviceBuffer
 mod = hip.Module(open(os.environ["MEMCHECK_KERNELS"]).read(), name="memcheck_kernels.hip")

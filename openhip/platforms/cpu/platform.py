@@ -167,6 +167,10 @@ class CpuPlatform(Platform):
         _memcheck.at_start(rt)
 
     def _memcheck_flags(self) -> list[str]:
+        if self._compiler.is_clang:
+            raise HipError("hipErrorNotSupported", f"memcheck mode needs GCC (its "
+                           f"-fsanitize=kernel-address ABI); the CPU compiler is "
+                           f"{self._compiler.version} (set CXX=g++)", routine="hipModuleLoadData")
         self._lib()
         return _memcheck.compile_flags(self._memcheck_offset)
 
