@@ -80,6 +80,7 @@ class Model:
         self.device = hip.get_device()
         self._keep: list[Any] = []
         self._bufs: dict[tuple, Any] = {}
+        self._fns: dict[str, Any] = {}
         self._upload()
         self._build_kernels()
         self.cache = KVCache(h.n_layer, 1, n_ctx, h.n_kv * h.head_dim, self.cache_type_k,
@@ -115,6 +116,12 @@ class Model:
             kernels.module("quant")
 
     def _k(self, name: str):
+        f = self._fns.get(name)
+        if f is None:
+            f = self._fns[name] = self._lookup(name)
+        return f
+
+    def _lookup(self, name: str):
         if name.startswith("oh_attention"):
             return kernels.function("attention", name, self._att_exprs)
         if name.startswith("oh_quantize"):
