@@ -239,7 +239,7 @@ class _Job:
         self.args = args
         self.base = base
         self.include_dirs = include_dirs
-        self.commands = commands
+        self.by_file = {c.file.resolve(): c for c in reversed(commands)}  # the first entry wins
         self.inputs = inputs
         self.print_stats = args.print_stats or args.examine
         self.no_output = args.no_output or args.examine
@@ -282,7 +282,7 @@ class _Job:
 
     def source(self, path: Path, root: Path, progress: _Progress) -> None:
         """Translate one input (and, with --local-headers, its local headers) and write them."""
-        command = compdb.find(self.commands, path) if self.commands else None
+        command = self.by_file.get(path.resolve()) if self.by_file else None
         include_dirs = (command.include_dirs if command is not None else []) + self.include_dirs
         done = self.translate(path, self.options_for(path, command), progress)
         if done is None:

@@ -4,6 +4,7 @@ small inputs with known answers (HIPIFY's own tests cannot be fetched in CI)."""
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import sys
 from pathlib import Path
 
@@ -78,3 +79,63 @@ def test_score_file_end_to_end(tmp_path):
                                    "// CHECK: x\n")
     bad = scorer.score_file(tmp_path / "u.cu", tmp_path)
     assert not bad.passed and "--bogus" in bad.error
+
+
+def test_run_options_without_count():
+    words = scorer.parse_test('// RUN: %run_test hipify "%s" "%t" %hipify_args --local-headers %clang_args -DX\n')[0]
+    assert scorer.run_options(words) == (["--local-headers"], ["-DX"])
+    # the line ends before %clang_args (it is on the next, comment, line)
+    words = scorer.parse_test('// RUN: %run_test hipify "%s" "%t" %hipify_args --local-headers-recursive\n'
+                              "// %clang_args\n")[0]
+    assert scorer.run_options(words) == (["--local-headers-recursive"], [])
+
+
+def _local_tree(root: Path, option: str) -> Path:
+    (root / "sub").mkdir(parents=True)
+    (root / "t.cu").write_text(f'// RUN: %run_test hipify "%s" "%t" %hipify_args {option} %clang_args\n'
+                               '// CHECK: #include "h.h"\n#include "h.h"\n#include <angled.h>\n')
+    (root / "h.h").write_text('#include "sub/g.h"\n// CHECK: hipFree(0);\nvoid f() { cudaFree(0); }\n')
+    (root / "sub" / "g.h").write_text("// CHECK: hipMalloc(p, 4);\nvoid g(void **p) { cudaMalloc(p, 4); }\n")
+    (root / "angled.h").write_text("void a() { cudaFree(0); }\n")
+    return root
+
+
+@pytest.mark.parametrize(("option", "outputs"), [("--local-headers", ["h.h"]),
+                                                 ("--local-headers-recursive", ["h.h", "sub/g.h"])])
+def test_local_header_outputs_scored(tmp_path, option, outputs):
+    root = _local_tree(tmp_path / "t", option)
+    score = scorer.score_file(root / "t.cu", root)
+    assert score.passed and score.headers_passed
+    assert [h.path for h in score.headers] == outputs and all(h.found == h.checks == 1 for h in score.headers)
+    assert not list(root.rglob("*.hip"))  # the run used a copy of the folder
+    assert [p.name for p in scorer.expected_headers(root / "t.cu", True)] == ["h.h", "g.h"]
+
+
+def test_local_header_output_failures_are_found(tmp_path):
+    root = _local_tree(tmp_path / "t", "--local-headers")
+    (root / "h.h").write_text("// CHECK: hipMemset(\nvoid f() { cudaFree(0); }\n")
+    score = scorer.score_file(root / "t.cu", root)
+    assert score.passed and not score.headers_passed
+    assert score.headers[0].found == 0 and "hipMemset(" in score.headers[0].failures[0]
+    # an output for a file that is no local header (an angled include) is reported as stray
+    tree = tmp_path / "copy"
+    shutil.copytree(root, tree)
+    (tree / "angled.h.hip").write_text("")
+    result = scorer.FileScore("t.cu")
+    scorer.score_headers(tree, tree / "t.cu", False, result)
+    assert result.stray == ["angled.h.hip"] and not result.headers_passed
+
+
+def test_compilation_database_test(tmp_path):
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "inc.h").write_text("#define K 4\n")
+    (tmp_path / "cd.cu").write_text(
+        '// RUN: %run_test hipify "%s" "%t" %hipify_args 1 --hip-kernel-execution-syntax %clang_args\n'
+        '#include "inc.h"\n#ifdef FROM_DB\n// CHECK: hipFree(0);\nvoid f() { cudaFree(0); }\n#endif\n'
+        "// CHECK: hipLaunchKernelGGL(k, dim3(1), dim3(K), 0, 0);\nvoid g() { k<<<1, K>>>(); }\n")
+    (tmp_path / "compile_commands.json.in").write_text(
+        '[{"directory": "<test dir>", "command": "hipify-clang \\"<CUDA dir>\\" -I./include -DFROM_DB", '
+        '"file": "cd.cu"}]\n')
+    score = scorer.score_file(tmp_path / "cd.cu", tmp_path)
+    assert score.passed and score.found == 2
+    assert not (tmp_path / "compile_commands.json").exists()  # written in the copy only
