@@ -26,7 +26,7 @@ import numpy as np
 from ..runtime.array import DeviceArray
 from . import _dtypes as D
 from ._array import _alloc, as_ndarray, empty_array, ndarray
-from ._kernels import Family, OhArgs, collapse, ctype, pack_struct
+from ._kernels import Family, OhArgs, collapse, ctype, grid2d, pack_struct
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
@@ -40,7 +40,7 @@ __all__ = [
     "where", "astype", "broadcast_shapes",
 ]
 
-FAMILY = Family("elementwise", "elementwise.hip", options=("-std=c++17", "-O2"))
+FAMILY = Family("elementwise", "elementwise.hip", options=("-std=c++17",))  # -O3
 
 _NUM = "iufc"
 _REAL = "iuf"
@@ -160,14 +160,14 @@ def _group_exprs(group: str, dt: np.dtype, layout: int) -> tuple[str, ...]:
 
 def _kernel(op: Op, dt: np.dtype, layout: int, device: Any):
     exprs = _group_exprs(op.group, dt, layout)
-    return FAMILY.kernel(f"{op.group}.{dt.name}.{'cs'[layout]}", exprs, _expr(op, dt, layout),
-                         device)
+    return FAMILY.kernel(f"{op.group}.{dt.name}.{'cs2'[layout]}", exprs,
+                         _expr(op, dt, layout), device)
 
 
 # ---- casts -------------------------------------------------------------------------------
 def _cast_kernel(src: np.dtype, dst: np.dtype, layout: int, device: Any):
     expr = f"un<o_copy, {ctype(src)}, {ctype(dst)}, {layout}>"
-    return FAMILY.kernel(f"cast.{src.name}.{dst.name}.{'cs'[layout]}", (expr,), expr, device)
+    return FAMILY.kernel(f"cast.{src.name}.{dst.name}.{'cs2'[layout]}", (expr,), expr, device)
 
 
 def _cast_into(out: ndarray, x: ndarray) -> None:
@@ -175,14 +175,18 @@ def _cast_into(out: ndarray, x: ndarray) -> None:
     if out.size == 0:
         return
     strides = [list(out.strides), _bstrides(x, out.shape)]
-    layout = 0 if (out._contig and x._contig and x.shape == out.shape) else 1
+    layout, grid = (0, None) if (out._contig and x._contig and x.shape == out.shape) else (1, 0)
     a = OhArgs()
     a.n = out.size
     a.ptr[0] = out.data.ptr
     a.ptr[1] = x.data.ptr
     if layout:
-        _fill_layout(a, out.shape, strides)
-    _cast_kernel(x.dtype, out.dtype, layout, out.device).launch_ohargs(out.size, a)
+        layout, grid = _fill_strided(a, out.shape, strides)
+    k = _cast_kernel(x.dtype, out.dtype, layout, out.device)
+    if grid is None:
+        k.launch_ohargs(out.size, a)
+    else:
+        k.launch_grid(grid, pack_struct(a))
 
 
 def astype(x: ndarray, dtype: Any, /, *, copy: bool = True, device: Any = None) -> ndarray:
@@ -248,6 +252,26 @@ def _bstrides(x: ndarray, shape: tuple[int, ...]) -> list[int]:
     return st
 
 
+def _fill_strided(a: OhArgs, shape: tuple[int, ...], strides: list[list[int]]
+                  ) -> tuple[int, tuple[int, int, int] | None]:
+    """Fill a strided layout; (2, its grid) when it collapses to at most two dimensions,
+    else (1, None) (the n-D layout, 1-D grid)."""
+    shp, sts = collapse(shape, strides)
+    if len(shp) <= 2:
+        while len(shp) < 2:
+            shp.insert(0, 1)
+            for st in sts:
+                st.insert(0, 0)
+        a.ndim = 2
+        for d in range(2):
+            a.shape[d] = shp[d]
+            for k, st in enumerate(sts):
+                a.strides[k][d] = st[d]
+        return 2, grid2d(shp[0], shp[1])
+    _fill_layout(a, shape, strides)
+    return 1, None
+
+
 def _fill_layout(a: OhArgs, shape: tuple[int, ...], strides: list[list[int]]) -> None:
     shp, sts = collapse(shape, strides)
     if len(shp) > 8:
@@ -294,7 +318,7 @@ def _set_scalar(a: OhArgs, k: int, value: Any, dt: np.dtype, name: str) -> None:
 
 class _Plan:
     __slots__ = ("kernel", "args", "packed", "out_shape", "out_dtype", "out_strides", "n",
-                 "lock", "scalars", "name")
+                 "lock", "scalars", "name", "grid")
 
 
 _PLANS: dict[tuple, _Plan] = {}
@@ -353,9 +377,7 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None) -> nda
             raise ValueError(f"{op.name}: the result has shape {shape}; the output "
                              f"array {out.shape}")
         contig_ok = contig_ok and out._contig
-    layout = 0 if contig_ok else 1
     plan = _Plan()
-    plan.kernel = _kernel(op, dt, layout, dev)
     plan.out_shape = shape
     plan.out_dtype = odt
     plan.n = math.prod(shape)
@@ -376,8 +398,8 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None) -> nda
             _set_scalar(a, k, v, want, op.name)
             strides.append([0] * len(shape))
     a.smask = smask
-    if layout:
-        _fill_layout(a, shape, strides)
+    layout, plan.grid = (0, None) if contig_ok else _fill_strided(a, shape, strides)
+    plan.kernel = _kernel(op, dt, layout, dev)
     plan.args = a
     plan.packed = pack_struct(a)
     plan.out_strides = _c_strides(shape, odt.itemsize)
@@ -431,7 +453,10 @@ def _launch(plan: _Plan, operands: tuple[Any, ...], out: ndarray | None) -> ndar
             i += 1
         for i, dt in plan.scalars:
             _set_scalar(a, i, operands[i - 1], dt, plan.name)
-        k.launch_packed(plan.n, plan.packed)
+        if plan.grid is None:
+            k.launch_packed(plan.n, plan.packed)
+        else:
+            k.launch_grid(plan.grid, plan.packed)
     return out
 
 

@@ -39,7 +39,9 @@ synchronises. Elementwise kernels must not use ``__syncthreads`` (the CPU platfo
 a block as one vectorised loop); block-level loops with barriers are fine for reductions.
 
 *Strides* in OhArgs are in **bytes**, operand 0 is the output; :func:`collapse` merges
-dimensions that are contiguous for every operand, so most launches have ndim 1 or 2.
+dimensions that are contiguous for every operand, so most launches have ndim 1 or 2; those
+use the 2-D layout (``oh_offsets2`` in common.h, a grid from :func:`grid2d`, ``k.launch_grid``)
+which needs no division per element.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ from ..runtime.stream import _stream_stack, resolve_stream
 from ._dtypes import CTYPES
 
 __all__ = ["KERNEL_DIR", "MAXDIM", "NOPS", "OhArgs", "Family", "Kernel", "source", "ctype",
-           "grid_for", "collapse", "BLOCK"]
+           "grid_for", "grid2d", "collapse", "pack_struct", "BLOCK"]
 
 KERNEL_DIR = Path(__file__).parent / "kernels"
 MAXDIM = 8
@@ -180,6 +182,19 @@ class Kernel:
             grid = (self._maxgx, (blocks + self._maxgx - 1) // self._maxgx, 1)
         handle = None if not _stream_stack() else resolve_stream(None, self.device)._handle
         self._platform.launch(self._index, self._handle, grid, (block, 1, 1), 0, handle, packed)
+
+
+    def launch_grid(self, grid: tuple[int, int, int], packed: PackedArgs,
+                    block: int = BLOCK) -> None:
+        """Launch ``packed`` over an explicit grid (the 2-D layout's, :func:`grid2d`)."""
+        handle = None if not _stream_stack() else resolve_stream(None, self.device)._handle
+        self._platform.launch(self._index, self._handle, grid, (block, 1, 1), 0, handle, packed)
+
+
+def grid2d(rows: int, cols: int, block: int = BLOCK) -> tuple[int, int, int]:
+    """The grid of the 2-D layout: columns over x, rows over y (then z past 65535)."""
+    gy = min(rows, 65535) or 1
+    return (max((cols + block - 1) // block, 1), gy, (rows + gy - 1) // gy or 1)
 
 
 def pack_struct(args: ctypes.Structure) -> PackedArgs:

@@ -21,9 +21,10 @@ __all__ = ["broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", 
            "permute_dims", "repeat", "reshape", "roll", "squeeze", "stack", "tile", "unstack",
            "normalize_axis"]
 
-FAMILY = Family("index", "index.hip", options=("-std=c++17", "-O2"))
+FAMILY = Family("index", "index.hip", options=("-std=c++17",))  # -O3
 SIZES = (1, 2, 4, 8, 16)
-_EXPRS = tuple(f"copy_s<{s}>" for s in SIZES) + tuple(f"gather<{s}>" for s in SIZES) + tuple(
+_EXPRS = tuple(f"copy_s<{s}>" for s in SIZES) + tuple(f"copy_s2<{s}>" for s in SIZES) + tuple(
+    f"gather<{s}>" for s in SIZES) + tuple(
     f"scatter<{s}>" for s in SIZES) + ("mask_count", "mask_index")
 
 
@@ -64,14 +65,19 @@ def _copy_into(out: ndarray, x: ndarray) -> None:
     if out._contig and x._contig and out.shape == x.shape:
         memcpy_dtod_async(out, x, nbytes=out.nbytes)
         return
-    from ._elementwise import _bstrides, _fill_layout
+    from ._elementwise import _bstrides, _fill_strided
+    from ._kernels import pack_struct
 
     a = OhArgs()
     a.n = out.size
     a.ptr[0] = out.data.ptr
     a.ptr[1] = x.data.ptr
-    _fill_layout(a, out.shape, [list(out.strides), _bstrides(x, out.shape)])
-    index_kernel(f"copy_s<{out.dtype.itemsize}>", out.device).launch_ohargs(out.size, a)
+    layout, grid = _fill_strided(a, out.shape, [list(out.strides), _bstrides(x, out.shape)])
+    if grid is None:
+        index_kernel(f"copy_s<{out.dtype.itemsize}>", out.device).launch_ohargs(out.size, a)
+    else:
+        index_kernel(f"copy_s2<{out.dtype.itemsize}>", out.device).launch_grid(
+            grid, pack_struct(a))
 
 
 def broadcast_to(x: Any, /, shape: Sequence[int]) -> ndarray:

@@ -41,7 +41,7 @@ def _elementwise_exprs() -> list[str]:
     exprs: list[str] = []
     for dt in EW_DTYPES:
         for group in ("arith", "compare", "bits", "exp", "trig", "round", "misc"):
-            for layout in ((0, 1) if dt == D.float64 else (1,)):
+            for layout in ((0, 1, 2) if dt == D.float64 else (1,)):
                 exprs += ew._group_exprs(group, dt, layout)
     for src, dst in [(D.int32, D.float16), (D.bfloat16, D.complex64), (D.complex128, D.bool),
                      (D.float64, D.uint8), (D.bool, D.bfloat16)]:

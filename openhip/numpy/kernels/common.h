@@ -117,6 +117,19 @@ template <class T, class V> __device__ __forceinline__ void st(char* p, V v) {
   *(T*)p = cvt<T>(v);
 }
 
+// the 2-D layout (L = 2): shape[0] rows x shape[1] columns over a grid of
+// (ceil(cols / blockDim.x), rows split into gridDim.y * gridDim.z); no division per element.
+// Sets off[k] for operands 0..K-1; false outside the array.
+template <int K>
+__device__ __forceinline__ bool oh_offsets2(const OhArgs& a, oh_i64* off) {
+  const oh_i64 c = (oh_i64)blockIdx.x * blockDim.x + threadIdx.x;
+  const oh_i64 r = (oh_i64)blockIdx.z * gridDim.y + blockIdx.y;
+  if (c >= a.shape[1] || r >= a.shape[0]) return false;
+#pragma unroll
+  for (int k = 0; k < K; ++k) off[k] = r * a.strides[k][0] + c * a.strides[k][1];
+  return true;
+}
+
 // byte offsets of element i of a strided launch, for operands 0..K-1
 template <int K>
 __device__ __forceinline__ void oh_offsets(const OhArgs& a, oh_i64 i, oh_i64* off) {

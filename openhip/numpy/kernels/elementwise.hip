@@ -6,52 +6,65 @@
 //   tri<Op, Ti, To, L>(OhArgs)     out = Op(x, y, z)    (where: x is bool)
 //
 // L = 0: every array operand is C-contiguous with the output's shape (a scalar operand is
-// inline, OhArgs::smask); L = 1: arbitrary strides in bytes (broadcast = stride 0).
+// inline, OhArgs::smask); L = 1: arbitrary strides in bytes (broadcast = stride 0), up to
+// OH_MAXDIM dimensions; L = 2: the same for (at most) two dimensions after collapsing, over a
+// 2-D grid, so no division per element (transposes, row/column broadcasts, slices).
 // Ops are structs with a static f() templated on the compute type (see ops.h).
 #include "ops.h"
 
 template <class Op, class Ti, class To, int L>
 __global__ void un(OhArgs a) {
-  const oh_i64 i = oh_index();
-  if (i >= a.n) return;
-  typedef typename oh_ct<Ti>::C Ci;
-  if (L == 0) {
-    st<To>(a.ptr[0] + i * (oh_i64)sizeof(To), Op::f(ld<Ti>(a.ptr[1] + i * (oh_i64)sizeof(Ti))));
+  oh_i64 off[2];
+  if (L == 2) {
+    if (!oh_offsets2<2>(a, off)) return;
   } else {
-    oh_i64 off[2];
-    oh_offsets<2>(a, i, off);
-    st<To>(a.ptr[0] + off[0], Op::f(ld<Ti>(a.ptr[1] + off[1])));
+    const oh_i64 i = oh_index();
+    if (i >= a.n) return;
+    if (L == 0) {
+      off[0] = i * (oh_i64)sizeof(To);
+      off[1] = i * (oh_i64)sizeof(Ti);
+    } else {
+      oh_offsets<2>(a, i, off);
+    }
   }
-  (void)sizeof(Ci);
+  st<To>(a.ptr[0] + off[0], Op::f(ld<Ti>(a.ptr[1] + off[1])));
 }
 
 template <class Op, class Ti, class To, int L>
 __global__ void bi(OhArgs a) {
-  const oh_i64 i = oh_index();
-  if (i >= a.n) return;
-  if (L == 0) {
-    const oh_i64 o = i * (oh_i64)sizeof(Ti);
-    st<To>(a.ptr[0] + i * (oh_i64)sizeof(To), Op::f(oh_get<Ti>(a, 1, o), oh_get<Ti>(a, 2, o)));
+  oh_i64 off[3];
+  if (L == 2) {
+    if (!oh_offsets2<3>(a, off)) return;
   } else {
-    oh_i64 off[3];
-    oh_offsets<3>(a, i, off);
-    st<To>(a.ptr[0] + off[0], Op::f(oh_get<Ti>(a, 1, off[1]), oh_get<Ti>(a, 2, off[2])));
+    const oh_i64 i = oh_index();
+    if (i >= a.n) return;
+    if (L == 0) {
+      off[0] = i * (oh_i64)sizeof(To);
+      off[1] = off[2] = i * (oh_i64)sizeof(Ti);
+    } else {
+      oh_offsets<3>(a, i, off);
+    }
   }
+  st<To>(a.ptr[0] + off[0], Op::f(oh_get<Ti>(a, 1, off[1]), oh_get<Ti>(a, 2, off[2])));
 }
 
 // where(cond, x, y): cond is bool; clip(x, lo, hi): all Ti
 template <class Op, class Ti, class To, int L>
 __global__ void tri(OhArgs a) {
-  const oh_i64 i = oh_index();
-  if (i >= a.n) return;
   typedef typename Op::template first<Ti>::T T1;
   oh_i64 off[4];
-  if (L == 0) {
-    off[0] = i * (oh_i64)sizeof(To);
-    off[1] = i * (oh_i64)sizeof(T1);
-    off[2] = off[3] = i * (oh_i64)sizeof(Ti);
+  if (L == 2) {
+    if (!oh_offsets2<4>(a, off)) return;
   } else {
-    oh_offsets<4>(a, i, off);
+    const oh_i64 i = oh_index();
+    if (i >= a.n) return;
+    if (L == 0) {
+      off[0] = i * (oh_i64)sizeof(To);
+      off[1] = i * (oh_i64)sizeof(T1);
+      off[2] = off[3] = i * (oh_i64)sizeof(Ti);
+    } else {
+      oh_offsets<4>(a, i, off);
+    }
   }
   st<To>(a.ptr[0] + off[0], Op::f(oh_get<T1>(a, 1, off[1]), oh_get<Ti>(a, 2, off[2]),
                                   oh_get<Ti>(a, 3, off[3])));

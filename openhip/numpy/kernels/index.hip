@@ -1,6 +1,7 @@
 // openhip.numpy data movement kernels, templated on the element SIZE (1, 2, 4, 8 or 16 bytes),
 // so one build serves every dtype (openhip/numpy/_indexing.py, _manipulation.py).
-//   copy_s<S>(OhArgs):    out[off0] = in[off1] over a strided layout (broadcast = stride 0)
+//   copy_s<S>(OhArgs):    out[off0] = in[off1] over a strided layout (broadcast = stride 0);
+//                         copy_s2<S> the same over the 2-D grid layout
 //   gather<S>(OhGather):  out[i] = src[base(i) + sum_k idx_k(i) * axis_stride_k]
 //   scatter<S>(OhGather): dst[base(i) + sum_k idx_k(i) * axis_stride_k] = val[i] (strided)
 // Integer indices may be negative (counted from the end); an index out of [-len, len) sets
@@ -22,6 +23,14 @@ __global__ void copy_s(OhArgs a) {
   if (i >= a.n) return;
   oh_i64 off[2];
   oh_offsets<2>(a, i, off);
+  *(oh_bytes<S>*)(a.ptr[0] + off[0]) = *(const oh_bytes<S>*)(a.ptr[1] + off[1]);
+}
+
+// the 2-D layout (see oh_offsets2 in common.h)
+template <int S>
+__global__ void copy_s2(OhArgs a) {
+  oh_i64 off[2];
+  if (!oh_offsets2<2>(a, off)) return;
   *(oh_bytes<S>*)(a.ptr[0] + off[0]) = *(const oh_bytes<S>*)(a.ptr[1] + off[1]);
 }
 
