@@ -744,7 +744,9 @@ def expand_warp_calls(data: bytes, body, macros: dict[str, str]) -> WarpExpansio
                     ok = False
                     break
                 value, read_args = rest[0], rest[1:]
-                fn_put = "wc_put_pred" if operand == "pred" else "wc_put"
+                # the fixed-distance shuffles' operands as words of their own width
+                fn_put = "wc_put_pred" if operand == "pred" else "wc_put_near" if helper in (
+                    "wc_shfl_up", "wc_shfl_down") else "wc_put"
                 puts.setdefault(lvl, []).append(
                     f"::openhip::detail::{fn_put}({buf}, __oh_lt, ({value}));")
             partial[lvl] = partial.get(lvl, False) or not full

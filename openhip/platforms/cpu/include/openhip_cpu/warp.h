@@ -296,6 +296,20 @@ template <class T>
 __attribute__((always_inline)) inline void wc_put(uint64_t* b, unsigned long lt, const T& v) {
   b[lt] = openhip::lang::to_u64(v);
 }
+// The operand of a fixed-distance shuffle (wc_shfl_up/down): a value of at most 4 bytes goes in
+// the low 32-bit word of its slot (the read loops then move 16 lanes per 64-byte vector, not 8);
+// wider ones as wc_put.  Only the wc_shfl_up/down of the same site read it (wc_word_t).
+template <bool Narrow> struct wc_word { using type = uint64_t; using index = long; };
+template <> struct wc_word<true> { using type = uint32_t; using index = int; };
+template <class T>
+using wc_word_t = typename wc_word<(sizeof(T) <= 4)>::type;
+template <class T>
+__attribute__((always_inline)) inline void wc_put_near(uint64_t* b, unsigned long lt, const T& v) {
+  if constexpr (sizeof(T) <= 4)
+    reinterpret_cast<uint32_t*>(b)[lt] = (uint32_t)openhip::lang::to_u64(v);
+  else
+    b[lt] = openhip::lang::to_u64(v);
+}
 // a vote's predicate, converted as the int parameter of __ballot & co. converts it
 __attribute__((always_inline)) inline void wc_put_pred(uint64_t* b, unsigned long lt, int pred) {
   b[lt] = pred != 0;
@@ -314,16 +328,22 @@ __attribute__((always_inline)) inline uint64_t wc_part(unsigned long lt, unsigne
 }
 // Branch-free (the lane loops vectorise): the buffers hold whole warps (wc_words), so b[g] is
 // always inside them; what a non-participant deposited (or never did) is masked to 0.
-__attribute__((always_inline)) inline uint64_t wc_get(const uint64_t* b, unsigned long lt, unsigned n,
-                                                      const unsigned char* ex, const unsigned char* gd, unsigned gv, uint64_t mask,
-                                                      int src) {
+template <class W>
+__attribute__((always_inline)) inline W wc_get_w(const W* b, unsigned long lt, unsigned n,
+                                                 const unsigned char* ex, const unsigned char* gd, unsigned gv, uint64_t mask,
+                                                 int src) {
   const unsigned l = (unsigned)src & 31u, g = (lt & ~31u) + l;
   bool ok = (((uint32_t)mask >> l) & 1u) && g < n;
   if (ex != nullptr) ok = ok && !ex[g];
   if (gd != nullptr) ok = ok && gd[g] == gv;
   ok = ok || g == lt;
-  const uint64_t v = b[g];
-  return ok ? v : 0;
+  const W v = b[g];
+  return ok ? v : W(0);
+}
+__attribute__((always_inline)) inline uint64_t wc_get(const uint64_t* b, unsigned long lt, unsigned n,
+                                                      const unsigned char* ex, const unsigned char* gd, unsigned gv, uint64_t mask,
+                                                      int src) {
+  return wc_get_w<uint64_t>(b, lt, n, ex, gd, gv, mask, src);
 }
 // A shuffle by a fixed distance within the warp (__shfl_down/up by delta < width <= 32): lane lt
 // reads thread lt + d (d = delta or -delta) when `inseg` (that lane is in its segment), else its
@@ -331,20 +351,28 @@ __attribute__((always_inline)) inline uint64_t wc_get(const uint64_t* b, unsigne
 // d loop-invariant they are plain vector loads rather than gathers; the buffers and flag arrays
 // have a warp of slack on either side (regions.py), so b[g], ex[g] and gd[g] stay inside the
 // scratch area whatever lt (what a non-participant holds there is masked).
+// W: the slot's word (uint64_t, or uint32_t for the 4-byte-or-narrower operands of wc_put_near),
+// I the index of the same width.
+template <class W, class I>
+__attribute__((always_inline)) inline W wc_get_near_w(const W* b, unsigned long lt, unsigned n,
+                                                      const unsigned char* ex, const unsigned char* gd, unsigned gv,
+                                                      uint64_t mask, int d, bool inseg) {
+  const I g = (I)lt + d;  // signed: lt - delta indexes before the array when lt < delta
+  // arithmetic as wide as the values throughout (mixed widths keep GCC scalar)
+  // (a full mask, the usual one, is loop-invariant: GCC unswitches the lane loop on it and the
+  // loop has no per-lane shift, which it does not vectorise here)
+  W ok = (uint32_t)mask == 0xffffffffu ? W(1) : (W)(((W)(uint32_t)mask >> ((W)g & 31u)) & 1u);
+  ok &= (W)(g >= 0) & (W)(g < (I)n);
+  if (ex != nullptr) ok &= (W)(ex[g] == 0);
+  if (gd != nullptr) ok &= (W)(gd[g] == gv);
+  ok |= (W)(d == 0);
+  const W far = b[g], own = b[lt];
+  return inseg ? (ok != 0 ? far : W(0)) : own;
+}
 __attribute__((always_inline)) inline uint64_t wc_get_near(const uint64_t* b, unsigned long lt, unsigned n,
                                                            const unsigned char* ex, const unsigned char* gd, unsigned gv,
                                                            uint64_t mask, int d, bool inseg) {
-  const long g = (long)lt + d;  // signed: lt - delta indexes before the array when lt < delta
-  // 64-bit arithmetic throughout, as wide as the values (mixed widths keep GCC scalar)
-  // (a full mask, the usual one, is loop-invariant: GCC unswitches the lane loop on it and the
-  // loop has no per-lane shift, which it does not vectorise here)
-  uint64_t ok = (uint32_t)mask == 0xffffffffu ? 1u : ((uint64_t)(uint32_t)mask >> ((uint64_t)g & 31u)) & 1u;
-  ok &= (uint64_t)(g >= 0) & (uint64_t)(g < (long)n);
-  if (ex != nullptr) ok &= (uint64_t)(ex[g] == 0);
-  if (gd != nullptr) ok &= (uint64_t)(gd[g] == gv);
-  ok |= (uint64_t)(d == 0);
-  const uint64_t far = b[g], own = b[lt];
-  return inseg ? (ok != 0 ? far : 0) : own;
+  return wc_get_near_w<uint64_t, long>(b, lt, n, ex, gd, gv, mask, d, inseg);
 }
 // 64-bit slots per warp function for a block of n threads: whole warps.
 __attribute__((always_inline)) inline unsigned wc_words(unsigned n) { return (n + 31u) & ~31u; }
@@ -360,11 +388,14 @@ __attribute__((always_inline)) inline T wc_shfl_up(const uint64_t* b, unsigned l
                                                    const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask,
                                                    unsigned delta,
                                                    int width = openhip::lang::kWarpSize) {
+  using W = wc_word_t<T>;
+  using I = typename wc_word<(sizeof(T) <= 4)>::index;
+  const W* const w = reinterpret_cast<const W*>(b);  // as wc_put_near deposited
   if (width > 0 && width <= openhip::lang::kWarpSize && (width & (width - 1)) == 0 &&
       delta < (unsigned)width)
-    return openhip::lang::from_u64<T>(wc_get_near(b, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
+    return openhip::lang::from_u64<T>(wc_get_near_w<W, I>(w, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
         -(int)delta, (lt & (unsigned)(width - 1)) >= delta));
-  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
+  return openhip::lang::from_u64<T>(wc_get_w<W>(w, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
       openhip::lang::src_up((int)(lt & 31u), delta, width)));
 }
 template <class T, class M>
@@ -372,11 +403,14 @@ __attribute__((always_inline)) inline T wc_shfl_down(const uint64_t* b, unsigned
                                                      const unsigned char* ex, const unsigned char* gd, unsigned gv, M mask,
                                                      unsigned delta,
                                                      int width = openhip::lang::kWarpSize) {
+  using W = wc_word_t<T>;
+  using I = typename wc_word<(sizeof(T) <= 4)>::index;
+  const W* const w = reinterpret_cast<const W*>(b);  // as wc_put_near deposited
   if (width > 0 && width <= openhip::lang::kWarpSize && (width & (width - 1)) == 0 &&
       delta < (unsigned)width)
-    return openhip::lang::from_u64<T>(wc_get_near(b, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
+    return openhip::lang::from_u64<T>(wc_get_near_w<W, I>(w, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
         (int)delta, (lt & (unsigned)(width - 1)) + delta < (unsigned)width));
-  return openhip::lang::from_u64<T>(wc_get(b, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
+  return openhip::lang::from_u64<T>(wc_get_w<W>(w, lt, n, ex, gd, gv, openhip::lang::mask64(mask),
       openhip::lang::src_down((int)(lt & 31u), delta, width)));
 }
 template <class T, class M>
