@@ -21,6 +21,7 @@ KERNELS = Path(__file__).with_name("memcheck_kernels.hip")
 
 PRELUDE = """
 import os, sys
+import numpy as np
 import openhip as hip
 from openhip.runtime.memory import DeviceBuffer
 mod = hip.Module(open(os.environ["MEMCHECK_KERNELS"]).read(), name="memcheck_kernels.hip")
@@ -224,3 +225,24 @@ def test_compile_flags_need_an_offset():
         compile_flags(0)
     flags = compile_flags(0x7fff8000)
     assert "-fsanitize=kernel-address" in flags and "-fasan-shadow-offset=0x7fff8000" in flags
+
+
+CONFORMANCE = ("test_execution_shared.py", "test_execution_globals.py",
+               "test_execution_indexing.py", "test_lang_atomics.py")
+
+
+def test_conformance_suite_runs_clean_under_memcheck(cpu):
+    """No false positives: conformance files (shared memory static and dynamic, globals and
+    constants, 3-D indexing, atomics) pass with every access checked."""
+    root = Path(__file__).resolve().parents[1] / "conformance"
+    env = dict(os.environ, OPENHIP_MEMCHECK="1", OPENHIP_PLATFORM="cpu")
+    try:
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                               *[str(root / f) for f in CONFORMANCE]],
+                              capture_output=True, text=True, timeout=900, env=env)
+    except subprocess.TimeoutExpired as exc:
+        pytest.fail(f"the checked conformance run hung: {exc.stdout!r}")
+    tail = proc.stdout[-4000:]
+    assert proc.returncode == 0, tail + proc.stderr[-2000:]
+    assert "Invalid __" not in proc.stdout, tail
+    assert re.search(r"\d+ passed", tail), tail
