@@ -17,6 +17,7 @@ false (``--skip-excluded-preprocessor-conditional-blocks``) are not followed.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +25,8 @@ from pathlib import Path
 from .includes import split_include
 from .lexer import INCLUDE, tokenize
 
+#: A line that may hold a quoted include (a cheap test before lexing the text).
+_CANDIDATE = re.compile(r'^[ \t]*#[ \t]*(?:include|import|include_next)[ \t]*"', re.M)
 #: The suffix hipify-clang gives a local header's translation (``x.h`` -> ``x.h.hip``).
 OUTPUT_SUFFIX = ".hip"
 
@@ -60,6 +63,8 @@ def quoted_includes(text: str, inactive: Sequence[tuple[int, int]] = ()) -> list
     """``(name, line)`` of every ``#include "name"`` in ``text`` (comments and strings do not
     count; token ranges in ``inactive`` are skipped)."""
     found: list[tuple[str, int]] = []
+    if not _CANDIDATE.search(text):
+        return found  # no line looks like a quoted include: no need to lex
     line = 1
     skip = bytearray()
     tokens = tokenize(text)
