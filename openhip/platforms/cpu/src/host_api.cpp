@@ -1245,4 +1245,3 @@ hipError_t hipOccupancyMaxPotentialBlockSize(int* grid_size, int* block_size, co
   *grid_size = g_threads;
   return hipSuccess;
 }
-hipError_t hipProfilerStartHost(void) { return hipSuccess; }

@@ -1,7 +1,9 @@
 // openhip CPU platform: <hip/hip_runtime_api.h> (and, through hipify, CUDA's
 // <cuda_runtime_api.h> and <cuda_profiler_api.h>) as kernel files see it: the hipError_t
 // values and the profiler calls, which do nothing here.  The host API itself is openhip's
-// Python runtime; kernels compiled by the CPU platform do not call it.
+// Python runtime; kernels compiled by the CPU platform do not call it.  Whole programs
+// (openhip hipcc / openhip run) get the C++ host API from openhip_cpu/host_api.h, which
+// <hip/hip_runtime.h> includes when OPENHIP_HOST_PROGRAM is defined.
 #pragma once
 #ifndef OPENHIP_CPU_HIP_RUNTIME_API_H
 #define OPENHIP_CPU_HIP_RUNTIME_API_H

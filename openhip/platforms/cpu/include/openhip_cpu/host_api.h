@@ -474,7 +474,6 @@ OPENHIP_HOST_API hipError_t hipLaunchCooperativeKernel(const void* func, dim3 gr
                                                        hipStream_t stream);
 OPENHIP_HOST_API hipError_t hipLaunchKernel(const void* func, dim3 grid, dim3 block, void** args,
                                             size_t shared_mem, hipStream_t stream);
-OPENHIP_HOST_API hipError_t hipProfilerStartHost(void);
 
 // ---- what the generated code calls (reserved names) --------------------------------------------
 OPENHIP_HOST_API void __openhip_register_kernel(const void* kernel, openhip_entry_fn entry,
