@@ -102,10 +102,22 @@ class _Build:
         return sized(self.fam.kernel(self.variant, self.exprs, expr, self.dev))
 
 
+def block_for(n: int, block: int = BLOCK) -> int:
+    """Threads per block for ``n`` threads: ``block``, or fewer when there are few (heavy)
+    threads, so that there are at least 16 blocks — a block is the CPU platform's unit of
+    parallelism (its threads run one after another on one worker)."""
+    b = block
+    while b > 1 and b * 16 > n:
+        b //= 2
+    return b
+
+
 def launch_1d(fn: Any, n: int, args: tuple, block: int = BLOCK) -> None:
-    """Launch ``fn`` over ``n`` threads (a 1-D index space, see ``oh_index()``)."""
+    """Launch ``fn`` over ``n`` threads (a 1-D index space, see ``oh_index()``). The block
+    size does not change any result: each thread's work follows from its index alone."""
     if n <= 0:
         return
+    block = block_for(n, block)
     fn(grid_for(n, fn.device, block), block, args)
 
 

@@ -208,9 +208,11 @@ def _collapse(shape: Sequence[int], strides: Sequence[Sequence[int]]
 
 def _launch(fn: Function, n: int, args: tuple, stream: Any = None) -> None:
     from ._kernels import grid_for
+    from ._reduction import block_for
 
     if n > 0:
-        fn(grid_for(n, fn.module.device, _BLOCK), _BLOCK, args, stream=stream)
+        block = block_for(n, _BLOCK)
+        fn(grid_for(n, fn.module.device, block), block, args, stream=stream)
 
 
 def _sized(fn: Function, size: int) -> Function:
