@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 from pathlib import Path
 
@@ -180,6 +181,7 @@ def run(argv: list[str]) -> int:
         print(f"openhip hipify {__version__} (maps: {_MAPS_SOURCE})")
         return 0
     commands: list[compdb.CompileCommand] = []
+    from_database = False
     if args.compdb is not None:
         if not args.compdb:
             print("openhip hipify: error: -p needs the compilation database's directory", file=sys.stderr)
@@ -191,12 +193,17 @@ def run(argv: list[str]) -> int:
             return 2
         if not args.sources:
             args.sources = [str(c.file) for c in commands]
+            from_database = True
     if not args.sources:
         parser.print_usage(sys.stderr)
         print("openhip hipify: error: no source files given", file=sys.stderr)
         return 2
     files = discover(args.sources, filter(None, args.exclude_dirs.split(",")),
                      filter(None, args.exclude_files.split(",")))
+    if from_database and files:
+        # the database's files keep their layout under --output-dir (two x.cu do not collide)
+        common = Path(os.path.commonpath([str(path.resolve().parent) for path, _ in files]))
+        files = [(path.resolve(), common) for path, _ in files]
     if args.output and (len(files) != 1 or args.inplace or args.output_dir):
         print("openhip hipify: error: -o needs exactly one input file and no --inplace/--output-dir",
               file=sys.stderr)

@@ -54,7 +54,16 @@ def test_each_file_gets_its_entrys_defines(project, tmp_path, capsys):
 def test_no_sources_translates_every_file_of_the_database(project, tmp_path):
     out = tmp_path / "out"
     assert run(["-p", str(project / "compile_commands.json"), "--output-dir", str(out)]) == 0
-    assert sorted(p.name for p in out.rglob("*.cu")) == ["one.cu", "two.cu"]
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*.cu")) == ["one.cu", "two.cu"]
+    # files of several folders keep their layout below the folder they share
+    (project / "lib").mkdir()
+    (project / "lib" / "one.cu").write_text("void h() { cudaFree(0); }\n")
+    (project / "db.json").write_text(json.dumps([
+        {"directory": str(project), "command": "nvcc -c src/one.cu", "file": "src/one.cu"},
+        {"directory": str(project), "command": "nvcc -c lib/one.cu", "file": "lib/one.cu"}]))
+    out2 = tmp_path / "out2"
+    assert run(["-p", str(project / "db.json"), "--output-dir", str(out2)]) == 0
+    assert sorted(str(p.relative_to(out2)) for p in out2.rglob("*.cu")) == ["lib/one.cu", "src/one.cu"]
     # -o with a database of two files is a usage error, as in hipify-clang
     assert run(["-p", str(project), "-o", str(tmp_path / "x.hip")]) == 2
 
