@@ -53,9 +53,14 @@ def test_hip_launch_kernel_ggl():
     assert rewrite(text) == '::openhip_host::Launch<&k, &k, 0, false>("k", dim3(1), dim3(2), 0, 0)();'
 
 
-def test_deduced_template_and_malformed_launches_raise():
-    with pytest.raises(LaunchSyntaxError, match="without its template arguments"):
-        launch_edits("ns::red<<<1, 2>>>(p);", KERNELS)
+def test_deduced_template_launch_goes_through_the_helper():
+    out = rewrite("ns::red<<<1, 2>>>(p, 3);")
+    assert out.startswith("[&](auto&&... __openhip_a) { ::openhip_host::Launch<"
+                          "&::ns::__openhip_deduced_red<::std::decay_t<decltype(__openhip_a)>...>")
+    assert out.endswith('2, false>("ns::red", 1, 2)(__openhip_a...); }(p, 3);')
+
+
+def test_malformed_launches_raise():
     with pytest.raises(LaunchSyntaxError):
         launch_edits("k<<<1>>>(p);", KERNELS)
 

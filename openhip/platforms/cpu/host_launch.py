@@ -12,7 +12,8 @@ mode code and COOP whether the source may synchronise the grid (``include/openhi
 has the template). A kernel the source file does not define (declared here, defined in another
 file; a pointer) is launched through the program's kernel table by address
 (``::openhip_host::launch_by_address``). A template kernel launched without its template
-arguments (deduced from the call) is a compile error that says so.
+arguments (deduced from the call) runs through a function of the arguments' types that calls
+it, so the compiler deduces them as for a call.
 
 Every edit keeps the line structure: the configuration and argument texts are kept as written,
 so diagnostics and ``__LINE__`` stay the user's.
@@ -23,10 +24,35 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ...hipify.launch import LaunchSyntaxError, _forward_group, _next, parse_launch, strip
+from ...hipify.launch import _forward_group, _next, parse_launch, strip
 from ...hipify.lexer import IDENT, LAUNCH, PUNCT, Token, tokenize
 
-__all__ = ["KernelRef", "launch_edits", "kernel_defaults"]
+__all__ = ["KernelRef", "launch_edits", "kernel_defaults", "deduced_helper",
+           "template_kernel_ends"]
+
+
+def template_kernel_ends(source: str) -> dict[str, int]:
+    """Short name -> byte offset just after the definition of each ``__global__`` function
+    template at namespace scope (where its deduced-launch helper is declared)."""
+    from ...compiler.scan import parse, walk
+
+    tree, data = parse(source)
+    out: dict[str, int] = {}
+    for node in walk(tree.root_node):
+        if node.type != "template_declaration":
+            continue
+        fn = next((c for c in node.named_children if c.type == "function_definition"), None)
+        if fn is None or not any(data[c.start_byte:c.end_byte] == b"__global__"
+                                 for c in fn.children):
+            continue
+        decl = fn.child_by_field_name("declarator")
+        while decl is not None and decl.type != "function_declarator":
+            decl = decl.child_by_field_name("declarator")
+        name = decl.child_by_field_name("declarator") if decl is not None else None
+        if name is not None:
+            short = data[name.start_byte:name.end_byte].decode().rsplit("::", 1)[-1]
+            out.setdefault(short, node.end_byte)
+    return out
 
 
 def kernel_defaults(source: str) -> dict[str, tuple[str | None, ...]]:
@@ -131,16 +157,19 @@ def _call(kernel_text: str, name_tokens: list[Token], kernels: dict[str, KernelR
     has_targs = any(t.kind == PUNCT and t.text == "<" for t in name_tokens)
     if ref is None:
         return f'::openhip_host::launch_by_address({kernel_text}, "{label}", {cfg}){pad}'
-    if ref.template and not has_targs:
-        raise LaunchSyntaxError(
-            f"the template kernel {label!r} is launched without its template arguments "
-            f"(deduced from the call): on the CPU platform write them out, e.g. "
-            f"{label}<float><<<...>>>(...)", name_tokens[0].start)
     entry = kernel_text
     if ref.split is not None and base is not None:
         short = ref.split.rsplit("::", 1)[-1]
         entry = "".join(short if i == base else t.text for i, t in enumerate(name_tokens))
     coop = "true" if ref.coop else "false"
+    if ref.template and not has_targs:
+        # template arguments deduced from the call: a generic lambda takes the arguments, and
+        # deduced_helper(kernel)<their types> -- a function that calls the kernel, so the
+        # compiler deduces its template arguments as for a call -- is the entry function
+        helper = "::" + deduced_helper(ref.name).lstrip(":")
+        inst = f"{helper}<::std::decay_t<decltype(__openhip_a)>...>"
+        return (f"[&](auto&&... __openhip_a) {{ ::openhip_host::Launch<&{inst}, &{inst}, "
+                f'{ref.mode}, {coop}>("{label}", {cfg})(__openhip_a...); }}{pad}')
     return (f"::openhip_host::Launch<&{entry}, &{kernel_text}, {ref.mode}, {coop}>"
             f'("{label}", {cfg}){pad}')
 
@@ -185,6 +214,13 @@ def _template_open(tokens: list[Token], i: int) -> bool:
     while j >= 0 and tokens[j].kind not in (IDENT, PUNCT):
         j -= 1
     return j >= 0 and tokens[j].kind == IDENT
+
+
+def deduced_helper(kernel: str) -> str:
+    """The qualified name of the function template that calls ``kernel`` with arguments of
+    any types (declared after the kernel, defined in the footer: see program.py)."""
+    scope, _, short = kernel.rpartition("::")
+    return (scope + "::" if scope else "") + f"__openhip_deduced_{short}"
 
 
 def _with_defaults(args: str, count: int, ref: KernelRef | None) -> str:

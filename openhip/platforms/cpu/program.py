@@ -37,7 +37,13 @@ from pathlib import Path
 from ...errors import CompileError
 from ..base import CompiledProgram
 from . import compiler as _cc
-from .host_launch import KernelRef, kernel_defaults, launch_edits
+from .host_launch import (
+    KernelRef,
+    deduced_helper,
+    kernel_defaults,
+    launch_edits,
+    template_kernel_ends,
+)
 from .limits import limit_message, run_tool
 from .runtime_lib import INCLUDE_DIR, SOURCE_DIR
 
@@ -219,6 +225,31 @@ def _modes(result, plans: dict, cooperative: bool,
     return refs
 
 
+def _deduced_helpers(source: str, refs: dict[str, KernelRef],
+                     split_edits: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """For each template kernel, an edit defining its deduced-launch helper (``host_launch.
+    deduced_helper``) in the kernel's own namespace: right after the kernel, or after its
+    barrier-split form (which regions.py inserts after the kernel) when it runs split."""
+    ends = template_kernel_ends(source)
+    edits: list[tuple[int, int, str]] = []
+    for qname, ref in refs.items():
+        short = qname.rsplit("::", 1)[-1]
+        if not ref.template or short not in ends:
+            continue
+        pos = ends[short]
+        entry = short
+        if ref.split is not None:
+            entry = ref.split.rsplit("::", 1)[-1]
+            found = [e for e in split_edits if entry in e[2]]
+            if not found:
+                continue  # no launch can then name the helper: the compiler reports it
+            pos = found[-1][1]
+        helper = deduced_helper(short)
+        edits.append((pos, pos, f" template <class... __openhip_A> void {helper}("
+                      f"__openhip_A... __openhip_a) {{ {entry}(__openhip_a...); }}"))
+    return edits
+
+
 def _footer(result, refs: dict[str, KernelRef]) -> str:
     lines = ["", '#line 1 "<openhip generated kernel table>"']
     for i, (qname, ref) in enumerate(refs.items()):
@@ -293,7 +324,8 @@ def transform_source(source: str, filename: str, user_flags: Sequence[str],
             line = source.count("\n", 0, exc.offset) + 1
             raise CompileError(f"{filename}:{line}: error: {exc}", source, (), platform="cpu",
                                name=filename) from None
-        body = apply_edits(source, shared + edits + launches)
+        helper_edits = _deduced_helpers(source, refs, edits)
+        body = apply_edits(source, shared + edits + helper_edits + launches)
         texts.append(body + ("" if body.endswith("\n") else "\n") + _footer(result, refs))
     return texts
 
