@@ -66,7 +66,7 @@ def test_binary_special_values(device, name, dtype):
     check(got, want, 2e-6 if dtype == "float32" else 1e-13)
 
 
-INTS = ["int8", "int32", "int64", "uint8", "uint64"]
+INTS = ["int8", "int32", "uint64"]  # signed narrow (promoted to int in C++), 32-bit, unsigned wide
 
 
 @pytest.mark.parametrize("dtype", INTS)
