@@ -264,9 +264,21 @@ def _op_names(op: str, ti: np.dtype, acc: np.dtype, aux: np.dtype | None) -> tup
     raise ValueError(op)
 
 
-def cols_tile(device: Any) -> int:
-    """Outputs per thread of the cols layout (OH_CW in kernels/reduce_ops.h)."""
-    return 1024 if (device or get_device()).platform == "cpu" else 16
+def cols_tile(device: Any, acc: np.dtype) -> int:
+    """Outputs per thread of the cols layout (OH_CW in kernels/reduce_ops.h): 16 KiB of
+    accumulators on the CPU platform, 16 on GPUs."""
+    return 16384 // acc.itemsize if (device or get_device()).platform == "cpu" else 16
+
+
+def _op_acc(op: str, dtype_in: np.dtype, acc: np.dtype) -> np.dtype:
+    """The accumulator type of ``op``'s kernels (Op::Acc)."""
+    if op in ("max", "min"):
+        return acc_dtype(dtype_in)
+    if op in ("all", "any"):
+        return np.dtype(np.int32)
+    if op == "count_nonzero":
+        return np.dtype(np.int64)
+    return acc
 
 
 def _parts(c: Canon, layout: str, tile: int = 16) -> int:
@@ -299,7 +311,7 @@ def reduce_into(x: Any, c: Canon, dtype_in: np.dtype, out: Any, dtype_out: np.dt
     if c.n_out == 0:
         return
     layout = _layout(c)
-    tile = cols_tile(device)
+    tile = cols_tile(device, _op_acc(op, dtype_in, acc))
     parts = _parts(c, layout, tile)
     s1, s2 = _op_names(op, dtype_in, acc, aux_dtype)
     ci, ca, co = ctype(dtype_in), ctype(acc), ctype(dtype_out)

@@ -166,32 +166,29 @@ __global__ void rows(const Ti* __restrict__ x, To* __restrict__ out, const void*
   out[t] = cvt<To>(oh_post(cas.result(), r.post, r.scale));
 }
 
-// kept innermost dimension kn[nk-1] of stride 1: thread = (tile of OH_CW outputs, part)
+// kept innermost dimension kn[nk-1] of stride 1: thread = (tile of OH_CW(A) outputs, part)
 template <class Op, class Ti, class To>
 __global__ void cols(const Ti* __restrict__ x, To* __restrict__ out, const void* aux, OhRed r) {
   const int nk = (int)r.nk, nr = (int)r.nr;
   const oh_i64 n_out = r.n_out, parts = r.parts;
   const oh_i64 *kn = r.kn, *ks = r.ks, *rn = r.rn, *rs = r.rs;
+  typedef typename Op::Acc A;
+  const int CW = OH_CW(A);
   const oh_i64 inner = kn[nk - 1];
-  const oh_i64 tiles_per_row = (inner + OH_CW - 1) / OH_CW;
+  const oh_i64 tiles_per_row = (inner + CW - 1) / CW;
   const oh_i64 n_tiles = (n_out / inner) * tiles_per_row;
   const oh_i64 t = oh_index();
   if (t >= n_tiles * parts) return;
-  typedef typename Op::Acc A;
   const oh_i64 tile = t / parts, p = t - tile * parts;
   const oh_i64 orow = tile / tiles_per_row;
-  const oh_i64 j0 = (tile - orow * tiles_per_row) * OH_CW;
+  const oh_i64 j0 = (tile - orow * tiles_per_row) * CW;
   const oh_i64 o0 = orow * inner + j0;              // first output of the tile
-  const int w = (int)(inner - j0 < OH_CW ? inner - j0 : OH_CW);
+  const int w = (int)(inner - j0 < CW ? inner - j0 : CW);
   const Ti* base = x + oh_kept_offset(kn, ks, nk, o0);
   const oh_i64 n0 = rn[0], c = (n0 + parts - 1) / parts;
   const oh_i64 lo = p * c < n0 ? p * c : n0, hi = lo + c < n0 ? lo + c : n0;
-  typename Op::State st[OH_CW];
-  A a[OH_CW];
-  for (int j = 0; j < OH_CW; ++j) {
-    st[j] = Op::state(aux, o0 + (j < w ? j : 0));
-    a[j] = Op::id();
-  }
+  A a[OH_CW(A)];
+  for (int j = 0; j < CW; ++j) a[j] = Op::id();
   // the innermost reduced dimension (the outermost's [lo, hi) when it is the only one) in a
   // tight loop; an odometer over the others
   const bool one = nr == 1;
@@ -205,14 +202,16 @@ __global__ void cols(const Ti* __restrict__ x, To* __restrict__ out, const void*
     oh_i64 off = one ? lo * s : 0;
     for (int d = 0; d < nr - 1; ++d) off += idx[d] * rs[d];
     const Ti* q = base + off;
-    if (w == OH_CW) {
+    if (w == CW) {
       for (oh_i64 i = 0; i < len; ++i, q += s) {
         OH_LANES
-        for (int j = 0; j < OH_CW; ++j) a[j] = Op::comb(a[j], Op::map(q[j], st[j]));
+        for (int j = 0; j < CW; ++j)
+          a[j] = Op::comb(a[j], Op::map(q[j], Op::state(aux, o0 + j)));
       }
     } else {
       for (oh_i64 i = 0; i < len; ++i, q += s)
-        for (int j = 0; j < w; ++j) a[j] = Op::comb(a[j], Op::map(q[j], st[j]));
+        for (int j = 0; j < w; ++j)
+          a[j] = Op::comb(a[j], Op::map(q[j], Op::state(aux, o0 + j)));
     }
     if (one) break;
     int d = nr - 2;

@@ -7,10 +7,11 @@
 
 #define OH_RB 128   // block of the innermost loop
 #define OH_RU 16    // accumulators (vector lanes) per block
+// outputs per thread of cols<> (_reduction.py: cols_tile)
 #ifdef OPENHIP_CPU_HIP_RUNTIME_H
-#define OH_CW 1024  // outputs per thread of cols<> (_reduction.py: COLS_TILE)
+#define OH_CW(A) ((int)(16384 / sizeof(A)))
 #else
-#define OH_CW 16
+#define OH_CW(A) 16
 #endif
 
 // The 16-lane loops stay loops for GCC (its complete unrolling runs before the vectoriser,
