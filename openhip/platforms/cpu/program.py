@@ -602,8 +602,9 @@ def build_program(opts: ProgramOptions) -> bytes | None:
     toolchain = _toolchain()
     if opts.compile_only:
         # objects compiled by separate commands get the unit of their path (see
-        # _program_flags), so that they still link together
-        units = [1 + int(hashlib.sha256(os.path.abspath(p).encode()).hexdigest(), 16) % 64
+        # _program_flags), so that they still link together; 60 bits: two paths collide
+        # (and their objects then fail to link) with probability 2**-60
+        units = [1 + int(hashlib.sha256(os.path.abspath(p).encode()).hexdigest(), 16) % (1 << 60)
                  for p, _ in opts.sources]
     else:
         units = list(range(len(opts.sources)))
