@@ -26,10 +26,10 @@
 
 #include "reduce_ops.h"
 
-template <class Op>
-__device__ __forceinline__ typename Op::Acc oh_tree16(typename Op::Acc* a) {
+template <class Op, int N>
+__device__ __forceinline__ typename Op::Acc oh_tree(typename Op::Acc* a) {
 #pragma unroll
-  for (int w = OH_RU / 2; w >= 1; w /= 2) {
+  for (int w = N / 2; w >= 1; w /= 2) {
 #pragma unroll
     for (int j = 0; j < w; ++j) a[j] = Op::comb(a[j], a[j + w]);
   }
@@ -43,12 +43,12 @@ template <class Op>
 struct Cascade {
   typedef typename Op::Acc A;
   A lv[40];
-  A lane[OH_RU];  // the running lanes of a non-pairwise operation
+  A lane[OH_RL];  // the running lanes of a non-pairwise operation
   oh_u64 count;
   __device__ __forceinline__ void init() {
     count = 0;
     OH_LANES
-    for (int j = 0; j < OH_RU; ++j) lane[j] = Op::id();
+    for (int j = 0; j < OH_RL; ++j) lane[j] = Op::id();
   }
   __device__ __forceinline__ void push(A v) {
     int k = 0;
@@ -62,7 +62,7 @@ struct Cascade {
     ++count;
   }
   __device__ __forceinline__ A result() {
-    A r = Op::pairwise ? Op::id() : oh_tree16<Op>(lane);
+    A r = Op::pairwise ? Op::id() : oh_tree<Op, OH_RL>(lane);
     bool have = !Op::pairwise;
     for (int k = 0; k < 40; ++k) {
       if ((count >> k) & 1) {
@@ -81,9 +81,9 @@ __device__ __forceinline__ void oh_row(const Ti* __restrict__ p, oh_i64 len, oh_
   typedef typename Op::Acc A;
   oh_i64 i = 0;
   if (!Op::pairwise) {
-    for (; i + OH_RU <= len; i += OH_RU) {
+    for (; i + OH_RL <= len; i += OH_RL) {
       OH_LANES
-      for (int j = 0; j < OH_RU; ++j)
+      for (int j = 0; j < OH_RL; ++j)
         cas.lane[j] = Op::comb(cas.lane[j], Op::map(p[(Unit ? (i + j) : (i + j) * s)], st));
     }
     for (; i < len; ++i) cas.lane[0] = Op::comb(cas.lane[0], Op::map(p[Unit ? i : i * s], st));
@@ -98,7 +98,7 @@ __device__ __forceinline__ void oh_row(const Ti* __restrict__ p, oh_i64 len, oh_
       for (int j = 0; j < OH_RU; ++j)
         a[j] = Op::comb(a[j], Op::map(p[(Unit ? (i + k + j) : (i + k + j) * s)], st));
     }
-    cas.push(oh_tree16<Op>(a));
+    cas.push(oh_tree<Op, OH_RU>(a));
   }
   if (i < len) {
     A r = Op::id();

@@ -7,6 +7,7 @@
 
 #define OH_RB 128   // block of the innermost loop
 #define OH_RU 16    // accumulators (vector lanes) per block
+#define OH_RL 64    // running lanes of a non-pairwise row (4 independent vector chains)
 // outputs per thread of cols<> (_reduction.py: cols_tile)
 #ifdef OPENHIP_CPU_HIP_RUNTIME_H
 #define OH_CW(A) ((int)(16384 / sizeof(A)))
