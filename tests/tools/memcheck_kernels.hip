@@ -86,3 +86,12 @@ extern "C" __global__ void device_array(float* y, int n) {
         y[i] = weights[i];  // BAD: device_array
     }
 }
+
+// A per-thread local array (local arrays are not checked yet: the fixed test runs it in range).
+extern "C" __global__ void local_array(const int* idx, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+    if (i < n) {
+        y[i] = acc[idx[i]];
+    }
+}

@@ -81,8 +81,7 @@ CASES = {
                        r"allocation at 0x[0-9a-f]+ of size 400 bytes"),
     "shared_overrun": ("mod.get_function('shared_overrun')(1, 64, (x, y), shared_mem=256)",
                        "Invalid __shared__ write of size 4 bytes (out of bounds)",
-                       "thread unknown (the kernel runs its threads as loops between its "
-                       "barriers) in block (0,0,0)",
+                       "thread (63,0,0) in block (0,0,0)",
                        r"Address 0x[0-9a-f]+ is past the dynamic shared memory of the launch"),
     "shared_overrun_loop": ("mod.get_function('shared_overrun_loop')(1, 64, (x, y), "
                             "shared_mem=256)",
@@ -146,12 +145,35 @@ def test_fixed_kernels_run_clean_and_right(cpu):
         b = hip.malloc(400); b.free()   # freed, never used: nothing to report
         report(lambda: mod.get_function('read_buffer')(4, 32, (x, y, 100)))
         print("R6", np.array_equal(y.get(), a + 1))
+        idx = hip.asarray((np.arange(100) % 4).astype(np.int32))
+        report(lambda: mod.get_function('local_array')(4, 32, (idx, y, 100)))
+        print("R7", np.array_equal(y.get(), (np.arange(100) % 4 + 1).astype(np.float32)))
     """)
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = proc.stdout.splitlines()
-    assert [ln for ln in out if ln.startswith(("HIPERROR", "NOERROR"))] == ["NOERROR"] * 6, \
+    assert [ln for ln in out if ln.startswith(("HIPERROR", "NOERROR"))] == ["NOERROR"] * 7, \
         proc.stdout
-    assert [ln for ln in out if ln.startswith("R")] == [f"R{i} True" for i in range(1, 7)]
+    assert [ln for ln in out if ln.startswith("R")] == [f"R{i} True" for i in range(1, 8)]
+
+
+def test_after_a_report_and_a_reset_the_same_stacks_run_clean(cpu):
+    """A report leaves the device failed until hip.reset_device(); then correct kernels (loop
+    and barrier modes, dynamic shared memory) run clean on the same workers."""
+    proc = run_child("""
+        good = hip.asarray((np.arange(100) % 4).astype(np.int32))
+        report(lambda: mod.get_function('off_by_one')(4, 32, (x, y, 100)))
+        hip.reset_device()
+        for _ in range(3):
+            report(lambda: mod.get_function('local_array')(4, 32, (good, y, 100)))
+            report(lambda: mod.get_function('shared_overrun_fixed')(1, 64, (x, y),
+                                                                    shared_mem=256))
+        print("R", np.array_equal(y.get()[:64], np.arange(64, dtype=np.float32)[::-1]))
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = [ln for ln in proc.stdout.splitlines() if ln.startswith(("HIPERROR", "NOERROR"))]
+    assert out[0].startswith("HIPERROR hipErrorIllegalAddress") and "__global__" in out[0], out
+    assert out[1:] == ["NOERROR"] * 6, proc.stdout
+    assert "R True" in proc.stdout
 
 
 def test_unchecked_mode_is_unchanged(cpu):

@@ -27,6 +27,9 @@ namespace openhip {
 namespace memcheck {
 
 static thread_local char t_what[768];
+// Regions mode: the linear id of the thread whose part of a region runs now (stored by the
+// per-thread loops, redefined below), so that a report names the thread there too.
+static thread_local volatile unsigned t_region_thread = ~0u;
 
 #define OPENHIP_MC_NOCHECK __attribute__((no_sanitize_address))
 
@@ -50,11 +53,14 @@ inline const char* why(unsigned char code) {
     case 0xfd: return "in freed device memory (use after free)";
     case 0xfe: return "past the dynamic shared memory of the launch (out of bounds)";
     case 0xf9: return "past a __device__ variable (out of bounds)";
+    case 0xf1: return "before a local array (out of bounds)";
+    case 0xf2: case 0xf3: return "past a local array (out of bounds)";
     default: return "not addressable";
   }
 }
 
-inline const char* space(uintptr_t a) {
+inline const char* space(uintptr_t a, unsigned char code = 0) {
+  if (code >= 0xf1 && code <= 0xf3) return "__local__";
   const openhip_worker* w = ::openhip::detail::tstate.worker;
   if (w != nullptr && w->dyn_shared != nullptr && a >= reinterpret_cast<uintptr_t>(w->dyn_shared) &&
       a < reinterpret_cast<uintptr_t>(w->dyn_shared) + w->dyn_shared_cap)
@@ -73,8 +79,14 @@ __attribute__((noinline, cold)) inline void stop(uintptr_t a, void* pc) {
              static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(pc) -
                                              reinterpret_cast<uintptr_t>(info.dli_fbase)));
   }
-  const size_t used = strlen(t_what);
+  size_t used = strlen(t_what);
   snprintf(t_what + used, sizeof t_what - used, "%s", where);
+  const unsigned lt = t_region_thread;
+  used = strlen(t_what);
+  if (lt != ~0u && blockDim.x != 0 && blockDim.y != 0) {
+    snprintf(t_what + used, sizeof t_what - used, " [region thread (%u,%u,%u)]", lt % blockDim.x,
+             (lt / blockDim.x) % blockDim.y, lt / (blockDim.x * blockDim.y));
+  }
   if (w == nullptr || !w->in_kernel || w->on_fault == nullptr) {
     fprintf(stderr, "openhip memcheck: %s at address 0x%llx (outside a kernel)\n", t_what,
             static_cast<unsigned long long>(a));
@@ -101,7 +113,7 @@ OPENHIP_MC_NOCHECK __attribute__((noinline, cold)) inline void bad_access(uintpt
     }
   }
   snprintf(t_what, sizeof t_what, "memcheck: Invalid %s %s of size %llu bytes: the address is %s",
-           space(a), write ? "write" : "read", static_cast<unsigned long long>(n), why(code));
+           space(a, code), write ? "write" : "read", static_cast<unsigned long long>(n), why(code));
   stop(a, pc);
 }
 
@@ -223,3 +235,36 @@ OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1_abort(
 }
 #undef OPENHIP_MC_HIDDEN
 #undef OPENHIP_MC_NOCHECK
+
+// engine.h's per-thread loops of regions mode, with the thread's linear id stored before its
+// part runs (a volatile store per thread: checked mode only).
+#undef OPENHIP_CPU_FOR_EACH_THREAD
+#undef OPENHIP_CPU_FOR_EACH_THREAD_SIGNED
+#undef OPENHIP_CPU_FOR_EACH_THREAD_FROM
+#define OPENHIP_CPU_FOR_EACH_THREAD(lt)                                                        \
+  for (int lt##_z = 0, lt = 0; lt##_z < (int)blockDim.z; ++lt##_z)                             \
+    for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
+      for (unsigned lt##_x = 0; lt##_x < blockDim.x; ++lt##_x, ++lt)                           \
+        if ((threadIdx.x = lt##_x, threadIdx.y = lt##_y, threadIdx.z = (unsigned)lt##_z,       \
+             ::openhip::memcheck::t_region_thread = (unsigned)lt),                             \
+            false) {                                                                           \
+        } else
+#define OPENHIP_CPU_FOR_EACH_THREAD_SIGNED(lt)                                                 \
+  for (int lt##_z = 0, lt = 0; lt##_z < (int)blockDim.z; ++lt##_z)                             \
+    for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
+      for (int lt##_x = 0; lt##_x < (int)blockDim.x; ++lt##_x, ++lt)                           \
+        if ((threadIdx.x = (unsigned)lt##_x, threadIdx.y = lt##_y,                             \
+             threadIdx.z = (unsigned)lt##_z,                                                   \
+             ::openhip::memcheck::t_region_thread = (unsigned)lt),                             \
+            false) {                                                                           \
+        } else
+#define OPENHIP_CPU_FOR_EACH_THREAD_FROM(lt, si, first)                                        \
+  for (int lt##_z = 0, lt = 0; lt##_z < (int)blockDim.z; ++lt##_z)                             \
+    for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
+      for (decltype(first) si = (first), si##_end = (decltype(first))((first) + blockDim.x);    \
+           si < si##_end; ++si, ++lt)                                                          \
+        if ((threadIdx.x = (unsigned)(si - (first)), threadIdx.y = lt##_y,                     \
+             threadIdx.z = (unsigned)lt##_z,                                                   \
+             ::openhip::memcheck::t_region_thread = (unsigned)lt),                             \
+            false) {                                                                           \
+        } else
