@@ -126,6 +126,19 @@ def test_buggy_kernel_report(cpu, kernel):
     assert out[1].startswith("HIPERROR hipErrorIllegalAddress"), out[1]
 
 
+def test_fiber_mode_names_the_thread(cpu):
+    """With the barrier split off (OPENHIP_CPU_REGIONS=0) the shared overrun runs as fibers:
+    the same report, the same thread."""
+    proc = run_child("report(lambda: mod.get_function('shared_overrun')(1, 64, (x, y), "
+                     "shared_mem=256))", extra_env={"OPENHIP_CPU_REGIONS": "0"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith("HIPERROR"))
+    parts = [p.strip() for p in line.split(" | ", 1)[1].split(" ## ")]
+    assert parts[0].endswith("Invalid __shared__ write of size 4 bytes (out of bounds)"), parts
+    assert parts[1] == f"at memcheck_kernels.hip:{bad_line('shared_overrun')} in shared_overrun"
+    assert parts[2] == "by thread (63,0,0) in block (0,0,0) of kernel 'shared_overrun'", parts
+
+
 def test_fixed_kernels_run_clean_and_right(cpu):
     proc = run_child("""
         a = np.arange(100, dtype=np.float32)
