@@ -23,14 +23,20 @@ __all__ = ["broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", 
 
 FAMILY = Family("index", "index.hip", options=("-std=c++17",))  # -O3
 SIZES = (1, 2, 4, 8, 16)
-_EXPRS = tuple(f"copy_s<{s}>" for s in SIZES) + tuple(f"copy_s2<{s}>" for s in SIZES) + tuple(
-    f"gather<{s}>" for s in SIZES) + tuple(
-    f"scatter<{s}>" for s in SIZES) + ("mask_count", "mask_index")
+#: the builds of the index family: each serves every element size
+_VARIANTS = {
+    "copy": tuple(f"copy_s<{s}>" for s in SIZES) + tuple(f"copy_s2<{s}>" for s in SIZES),
+    "gather": tuple(f"gather<{s}>" for s in SIZES) + tuple(f"scatter<{s}>" for s in SIZES),
+    "mask": ("mask_count", "mask_index"),
+}
+_EXPRS = tuple(e for v in _VARIANTS.values() for e in v)
+_VARIANT_OF = {e: v for v, exprs in _VARIANTS.items() for e in exprs}
 
 
 def index_kernel(name: str, device: Any):
-    """A kernel of the index family (every element size in one build)."""
-    return FAMILY.kernel("all", _EXPRS, name, device)
+    """A kernel of the index family (its build serves every element size)."""
+    variant = _VARIANT_OF[name]
+    return FAMILY.kernel(variant, _VARIANTS[variant], name, device)
 
 
 def normalize_axis(axis: Any, ndim: int, name: str = "axis") -> int:
