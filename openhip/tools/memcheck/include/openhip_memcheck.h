@@ -241,30 +241,36 @@ OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1_abort(
 #undef OPENHIP_CPU_FOR_EACH_THREAD
 #undef OPENHIP_CPU_FOR_EACH_THREAD_SIGNED
 #undef OPENHIP_CPU_FOR_EACH_THREAD_FROM
+// (the slot's address is taken once per loop nest: a plain volatile store per thread, no TLS
+// lookup)
+#define OPENHIP_MC_REGION_SLOT(lt)                                                             \
+  for (volatile unsigned* lt##_rt = &::openhip::memcheck::t_region_thread; lt##_rt != nullptr; \
+       lt##_rt = nullptr)
 #define OPENHIP_CPU_FOR_EACH_THREAD(lt)                                                        \
+  OPENHIP_MC_REGION_SLOT(lt)                                                                   \
   for (int lt##_z = 0, lt = 0; lt##_z < (int)blockDim.z; ++lt##_z)                             \
     for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
       for (unsigned lt##_x = 0; lt##_x < blockDim.x; ++lt##_x, ++lt)                           \
         if ((threadIdx.x = lt##_x, threadIdx.y = lt##_y, threadIdx.z = (unsigned)lt##_z,       \
-             ::openhip::memcheck::t_region_thread = (unsigned)lt),                             \
+             *lt##_rt = (unsigned)lt),                                                         \
             false) {                                                                           \
         } else
 #define OPENHIP_CPU_FOR_EACH_THREAD_SIGNED(lt)                                                 \
+  OPENHIP_MC_REGION_SLOT(lt)                                                                   \
   for (int lt##_z = 0, lt = 0; lt##_z < (int)blockDim.z; ++lt##_z)                             \
     for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
       for (int lt##_x = 0; lt##_x < (int)blockDim.x; ++lt##_x, ++lt)                           \
         if ((threadIdx.x = (unsigned)lt##_x, threadIdx.y = lt##_y,                             \
-             threadIdx.z = (unsigned)lt##_z,                                                   \
-             ::openhip::memcheck::t_region_thread = (unsigned)lt),                             \
+             threadIdx.z = (unsigned)lt##_z, *lt##_rt = (unsigned)lt),                         \
             false) {                                                                           \
         } else
 #define OPENHIP_CPU_FOR_EACH_THREAD_FROM(lt, si, first)                                        \
+  OPENHIP_MC_REGION_SLOT(lt)                                                                   \
   for (int lt##_z = 0, lt = 0; lt##_z < (int)blockDim.z; ++lt##_z)                             \
     for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
       for (decltype(first) si = (first), si##_end = (decltype(first))((first) + blockDim.x);    \
            si < si##_end; ++si, ++lt)                                                          \
         if ((threadIdx.x = (unsigned)(si - (first)), threadIdx.y = lt##_y,                     \
-             threadIdx.z = (unsigned)lt##_z,                                                   \
-             ::openhip::memcheck::t_region_thread = (unsigned)lt),                             \
+             threadIdx.z = (unsigned)lt##_z, *lt##_rt = (unsigned)lt),                         \
             false) {                                                                           \
         } else
