@@ -61,7 +61,7 @@ __all__ = (["__array_api_version__", "__array_namespace_info__", "ndarray", "e",
 # Part 2 of the namespace (reductions, searching, sorting, sets, utility, custom kernels)
 # lives in its own modules; each exports its __all__ here once it exists.
 for _name in ("_reduction", "_statistics", "_cumulative", "_searching", "_sorting", "_set",
-              "_utility", "custom", "_linear"):
+              "_utility", "custom", "_linear", "_methods"):
     if importlib.util.find_spec(f"{__name__}.{_name}") is not None:
         _mod = importlib.import_module(f"{__name__}.{_name}")
         for _sym in getattr(_mod, "__all__", ()):

@@ -279,4 +279,6 @@ def vecdot(x1: Any, x2: Any, /, *, axis: int = -1) -> ndarray:
         raise ValueError(f"vecdot: the contracted axis differs: shapes {a.shape} and {b.shape}")
     if a.dtype.kind == "c":
         a = conj(a)
-    return hsum(multiply(a, b), axis=ax)
+    from .. import result_type
+
+    return hsum(multiply(a, b), axis=ax, dtype=result_type(a, b))
