@@ -43,6 +43,11 @@ SYNC_FUNCTIONS = frozenset({
     # cooperative groups: any use may synchronise
     "this_thread_block", "tiled_partition", "thread_block_tile", "coalesced_threads",
     "this_grid", "grid_group", "thread_block", "sync_grid",
+    # a helper given a group (``sumReduction(thread_group g, ...)``) syncs it through its
+    # members: ``g.sync()``, tile shuffles and votes (a user function of one of these names
+    # only costs the fast path, never correctness)
+    "thread_group", "coalesced_group", "sync", "barrier_wait", "shfl", "shfl_down", "shfl_up",
+    "shfl_xor", "ballot", "match_any", "match_all",
 })
 #: name prefixes of warp functions (``__shfl_down_sync``, ``__reduce_add_sync``...)
 SYNC_PREFIXES = ("__shfl", "__ballot", "__any_sync", "__all_sync", "__uni_sync", "__reduce_",
