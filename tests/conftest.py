@@ -67,3 +67,28 @@ def pytest_report_header(config):
             f"OPENHIP_PLATFORM={os.environ.get('OPENHIP_PLATFORM', 'auto')}"]
     except Exception as exc:  # noqa: BLE001
         return [f"openhip platforms: unknown ({exc})"]
+
+
+def gpu_toolchain_or_skip(platform: str):
+    """The GPU compiler of ``platform`` (NVRTC for nvidia, hiprtc for amd), or skip the test
+    with the reason and how to install it."""
+    if platform == "nvidia":
+        try:
+            from openhip.platforms.nvidia import toolchain
+
+            return toolchain()
+        except (ImportError, OSError) as exc:
+            pytest.skip(f"NVRTC unavailable (pip install 'openhip[nvidia]'): {exc}")
+    try:
+        from openhip.platforms.amd import toolchain
+
+        return toolchain()
+    except OSError as exc:
+        pytest.skip(f"hiprtc unavailable (apt-get install libamdhip64-dev rocm-device-libs): "
+                    f"{exc}")
+
+
+@pytest.fixture
+def gpu_toolchain():
+    """``gpu_toolchain("nvidia" | "amd")``: the GPU compiler, or a skip saying why not."""
+    return gpu_toolchain_or_skip

@@ -44,19 +44,9 @@ def name_expressions(name: str) -> tuple[str, ...]:
     first = (KERNEL_DIR / f"{name}.hip").read_text().splitlines()[0]
     if "openhip: name_expressions" not in first:
         return ()
-    text = first.split("=", 1)[1]
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        depth += ch in "<(["
-        depth -= ch in ">)]"
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur.strip())
-    return tuple(out)
+    from ..compiler.scan import split_template_args
+
+    return tuple(a for a in split_template_args(first.split("=", 1)[1]) if a)
 
 
 def module(name: str, exprs: tuple[str, ...] | None = None):

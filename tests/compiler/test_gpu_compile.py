@@ -37,23 +37,6 @@ def name_expressions(source: str) -> list[str]:
     return out
 
 
-def _toolchain(platform: str):
-    if platform == "nvidia":
-        try:
-            from openhip.platforms.nvidia import toolchain
-
-            return toolchain()
-        except (ImportError, OSError) as exc:
-            pytest.skip(f"NVRTC unavailable (pip install 'openhip[nvidia]'): {exc}")
-    try:
-        from openhip.platforms.amd import toolchain
-
-        return toolchain()
-    except OSError as exc:
-        pytest.skip(f"hiprtc unavailable (apt-get install libamdhip64-dev rocm-device-libs): "
-                    f"{exc}")
-
-
 def test_name_expression_line_parsing():
     src = "// openhip: name_expressions = f<int>, g<float, 4>, h<pair<int, int>>\n"
     assert name_expressions(src) == ["f<int>", "g<float, 4>", "h<pair<int, int>>"]
@@ -64,8 +47,8 @@ def test_name_expression_line_parsing():
 @pytest.mark.parametrize("path", KERNELS or [pytest.param(None, marks=pytest.mark.skip(
     reason="no conformance kernels in tests/kernels yet"))],
     ids=[p.name for p in KERNELS] or ["none"])
-def test_conformance_kernel_compiles(path, platform, arch):
-    tool = _toolchain(platform)
+def test_conformance_kernel_compiles(gpu_toolchain, path, platform, arch):
+    tool = gpu_toolchain(platform)
     source = path.read_text()
     exprs = name_expressions(source)
     program = tool.compile(source, arch=arch, name_expressions=exprs, filename=path.name)
@@ -76,8 +59,8 @@ def test_conformance_kernel_compiles(path, platform, arch):
 
 
 @pytest.mark.parametrize("platform,arch", [("nvidia", "sm_90"), ("amd", "gfx90a")])
-def test_openhip_compile_without_a_device(platform, arch, isolated_cache):
-    _toolchain(platform)
+def test_openhip_compile_without_a_device(gpu_toolchain, platform, arch, isolated_cache):
+    gpu_toolchain(platform)
     import openhip
 
     src = ('extern "C" __global__ void k(float* x) { x[threadIdx.x] *= 2.0f; }\n')
@@ -91,8 +74,8 @@ def _cc(*args, cwd):
                           capture_output=True, text=True, timeout=300)
 
 
-def test_cc_amd_code_object(tmp_path, isolated_cache):
-    _toolchain("amd")
+def test_cc_amd_code_object(gpu_toolchain, tmp_path, isolated_cache):
+    gpu_toolchain("amd")
     (tmp_path / "k.hip").write_text(
         "#include <hip/hip_runtime.h>\ntemplate <typename T> __global__ void scale(T* x, T a)"
         " { x[threadIdx.x] *= a + T(VALUE); }\n")
@@ -104,8 +87,8 @@ def test_cc_amd_code_object(tmp_path, isolated_cache):
     assert (tmp_path / "k.co").read_bytes()[:4] == b"\x7fELF"
 
 
-def test_cc_nvidia_cubin_and_ptx(tmp_path, isolated_cache):
-    _toolchain("nvidia")
+def test_cc_nvidia_cubin_and_ptx(gpu_toolchain, tmp_path, isolated_cache):
+    gpu_toolchain("nvidia")
     (tmp_path / "inc").mkdir()
     (tmp_path / "inc" / "v.h").write_text("#define VALUE 3\n")
     (tmp_path / "k.hip").write_text('#include "v.h"\nextern "C" __global__ void k(int* a)'
@@ -119,8 +102,8 @@ def test_cc_nvidia_cubin_and_ptx(tmp_path, isolated_cache):
     assert ".entry k" in (tmp_path / "k.ptx").read_text()
 
 
-def test_cc_errors(tmp_path, isolated_cache):
-    _toolchain("amd")
+def test_cc_errors(gpu_toolchain, tmp_path, isolated_cache):
+    gpu_toolchain("amd")
     (tmp_path / "bad.hip").write_text("__global__ void k() {\n  nope();\n}\n")
     proc = _cc("--platform", "amd", "--arch", "gfx1030", "bad.hip", cwd=tmp_path)
     assert proc.returncode == 1
@@ -159,18 +142,18 @@ extern "C" __global__ void c_headers(int* a, float* f, int64_t* q) {
 
 
 @pytest.mark.parametrize("platform,arch", [("nvidia", "sm_90"), ("amd", "gfx90a")])
-def test_c_headers_kernels_include(platform, arch):
+def test_c_headers_kernels_include(gpu_toolchain, platform, arch):
     """The C headers kernels commonly include resolve under NVRTC (which ships none) and under
     hiprtc (whose host headers clash with HIP's pre-included ones)."""
-    tool = _toolchain(platform)
+    tool = gpu_toolchain(platform)
     assert "c_headers" in tool.compile(C_HEADERS_KERNEL, arch=arch).kernels
 
 
 @pytest.mark.parametrize("platform,arch", [("nvidia", "sm_80"), ("amd", "gfx1030")])
-def test_user_headers_are_cache_dependencies(platform, arch, tmp_path, isolated_cache):
+def test_user_headers_are_cache_dependencies(gpu_toolchain, platform, arch, tmp_path, isolated_cache):
     """Editing a header the kernel includes through -I rebuilds it (the cache re-checks the
     dependencies the toolchain lists)."""
-    _toolchain(platform)
+    gpu_toolchain(platform)
     import openhip
 
     (tmp_path / "inc").mkdir()

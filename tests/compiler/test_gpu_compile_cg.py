@@ -14,7 +14,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_gpu_compile import _toolchain, name_expressions
+from test_gpu_compile import name_expressions
 
 import openhip as hip
 
@@ -67,8 +67,8 @@ def test_portable_kernel_results(device):
 
 
 @pytest.mark.parametrize("platform,arch", [("nvidia", "sm_90"), ("amd", "gfx90a")])
-def test_portable_kernel_compiles(platform, arch):
-    tool = _toolchain(platform)
+def test_portable_kernel_compiles(gpu_toolchain, platform, arch):
+    tool = gpu_toolchain(platform)
     if platform == "nvidia":
         _need_cuda_cg()
     source = PORTABLE.read_text()
@@ -82,10 +82,10 @@ def test_portable_kernel_compiles(platform, arch):
 
 @pytest.mark.parametrize("platform,arch", [("nvidia", "sm_90"), ("amd", "gfx90a")])
 @pytest.mark.parametrize("path", FULL, ids=[p.name for p in FULL])
-def test_full_cuda12_kernels_on_gpu_targets(path, platform, arch):
+def test_full_cuda12_kernels_on_gpu_targets(gpu_toolchain, path, platform, arch):
     """Expected to fail until the GPU toolchains provide CUDA 12's cooperative groups (GAPS);
     strict, so that the day they do, this test says so."""
-    tool = _toolchain(platform)
+    tool = gpu_toolchain(platform)
     source = path.read_text()
     if platform not in GAPS:
         _need_cuda_cg()
@@ -127,8 +127,8 @@ extern "C" __global__ void votes(const int* x, unsigned long long* out) {
 """
 
 
-def test_nvrtc_cg_with_libcu_types_and_hip_vote_macros():
-    tool = _toolchain("nvidia")
+def test_nvrtc_cg_with_libcu_types_and_hip_vote_macros(gpu_toolchain):
+    tool = gpu_toolchain("nvidia")
     _need_cuda_cg()
     program = tool.compile(LIBCU_TYPES, arch="sm_90", filename="votes.hip")
     assert program.binary[:4] == b"\x7fELF"
@@ -136,8 +136,8 @@ def test_nvrtc_cg_with_libcu_types_and_hip_vote_macros():
     assert "warning" not in program.log  # no macro or type redefinition between the headers
 
 
-def test_nvrtc_cg_without_headers_says_what_to_install(monkeypatch):
-    tool = _toolchain("nvidia")
+def test_nvrtc_cg_without_headers_says_what_to_install(gpu_toolchain, monkeypatch):
+    tool = gpu_toolchain("nvidia")
     from openhip.platforms.nvidia import cuda_headers
 
     monkeypatch.setattr(cuda_headers, "nvrtc_options", lambda: ((), ""))
@@ -160,8 +160,8 @@ extern "C" __global__ void widen(const int32_t* x, int64_t* y) { y[threadIdx.x] 
 
 
 @pytest.mark.parametrize("with_libcu", [True, False], ids=["libcu++", "openhip-only"])
-def test_nvrtc_stdint_types_with_and_without_libcu(monkeypatch, with_libcu):
-    tool = _toolchain("nvidia")
+def test_nvrtc_stdint_types_with_and_without_libcu(gpu_toolchain, monkeypatch, with_libcu):
+    tool = gpu_toolchain("nvidia")
     from openhip.platforms.nvidia import cuda_headers
 
     if with_libcu:
@@ -213,10 +213,10 @@ __global__ void k(const int* x, int* o) {
 """
 
 
-def test_nvrtc_cuda_style_cg_includes():
+def test_nvrtc_cuda_style_cg_includes(gpu_toolchain):
     # CUDA sources include <cooperative_groups.h> and its collectives directly (hipify keeps
     # them): the same header, with HIP's vote macros and libcu++ side by side
-    tool = _toolchain("nvidia")
+    tool = gpu_toolchain("nvidia")
     _need_cuda_cg()
     program = tool.compile(CUDA_STYLE, arch="sm_90", filename="cuda_style.hip")
     assert program.binary[:4] == b"\x7fELF" and program.kernels

@@ -11,26 +11,10 @@ MODULES = sorted(p.stem for p in kernels.KERNEL_DIR.glob("*.hip"))
 TARGETS = [("nvidia", "sm_90"), ("amd", "gfx90a")]
 
 
-def _toolchain(platform: str):
-    if platform == "nvidia":
-        try:
-            from openhip.platforms.nvidia import toolchain
-
-            return toolchain()
-        except (ImportError, OSError) as exc:
-            pytest.skip(f"NVRTC unavailable: {exc}")
-    try:
-        from openhip.platforms.amd import toolchain
-
-        return toolchain()
-    except OSError as exc:
-        pytest.skip(f"hiprtc unavailable: {exc}")
-
-
 @pytest.mark.parametrize("platform,arch", TARGETS, ids=[f"{p}-{a}" for p, a in TARGETS])
 @pytest.mark.parametrize("name", MODULES)
-def test_llm_module_compiles_for_gpu(name, platform, arch):
-    tool = _toolchain(platform)
+def test_llm_module_compiles_for_gpu(gpu_toolchain, name, platform, arch):
+    tool = gpu_toolchain(platform)
     exprs = list(kernels.name_expressions(name))
     program = tool.compile(kernels.source(name), arch=arch, name_expressions=exprs,
                            filename=f"{name}.hip")

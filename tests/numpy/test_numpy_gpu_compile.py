@@ -21,22 +21,6 @@ DTYPES = [D.bool, D.int8, D.uint64, D.float16, D.bfloat16, D.float32, D.float64,
 EW_DTYPES = [D.bool, D.uint64, D.bfloat16, D.float64, D.complex64]
 
 
-def _toolchain(platform: str):
-    if platform == "nvidia":
-        try:
-            from openhip.platforms.nvidia import toolchain
-
-            return toolchain()
-        except (ImportError, OSError) as exc:
-            pytest.skip(f"NVRTC unavailable: {exc}")
-    try:
-        from openhip.platforms.amd import toolchain
-
-        return toolchain()
-    except OSError as exc:
-        pytest.skip(f"hiprtc unavailable: {exc}")
-
-
 def _elementwise_exprs() -> list[str]:
     exprs: list[str] = []
     for dt in EW_DTYPES:
@@ -51,8 +35,8 @@ def _elementwise_exprs() -> list[str]:
 
 @pytest.mark.parametrize("platform,arch", TARGETS, ids=[f"{p}-{a}" for p, a in TARGETS])
 @pytest.mark.parametrize("family", ["elementwise", "create", "index"])
-def test_family_compiles(family, platform, arch):
-    tool = _toolchain(platform)
+def test_family_compiles(gpu_toolchain, family, platform, arch):
+    tool = gpu_toolchain(platform)
     if family == "elementwise":
         exprs = _elementwise_exprs()
         filename, options = "elementwise.hip", ew.FAMILY.options

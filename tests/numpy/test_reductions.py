@@ -228,30 +228,14 @@ def _gpu_sets():
     }
 
 
-def _toolchain(platform: str):
-    if platform == "nvidia":
-        try:
-            from openhip.platforms.nvidia import toolchain
-
-            return toolchain()
-        except (ImportError, OSError) as exc:
-            pytest.skip(f"NVRTC unavailable: {exc}")
-    try:
-        from openhip.platforms.amd import toolchain
-
-        return toolchain()
-    except OSError as exc:
-        pytest.skip(f"hiprtc unavailable: {exc}")
-
-
 @pytest.mark.parametrize("platform,arch", [("nvidia", "sm_90"), ("amd", "gfx90a")])
 @pytest.mark.parametrize("filename", ["reduce.hip", "sort.hip", "scan.hip", "search.hip",
                                       "set.hip"])
-def test_kernels_compile_for_gpus(filename, platform, arch):
+def test_kernels_compile_for_gpus(gpu_toolchain, filename, platform, arch):
     from openhip.numpy._kernels import source
     from openhip.runtime.compile import compile_program
 
-    _toolchain(platform)
+    gpu_toolchain(platform)
     exprs = _gpu_sets()[filename]
     program = compile_program(source(filename), platform=platform, arch=arch,
                               name_expressions=exprs, filename=filename)  # cached

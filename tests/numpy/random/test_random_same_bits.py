@@ -99,29 +99,12 @@ def test_kernel_math_within_an_ulp(device):
     assert np.allclose(_math(4, g), gammaln(g), rtol=1e-14, atol=1e-14)
 
 
-def _toolchain(platform: str):
-    if platform == "nvidia":
-        try:
-            from openhip.platforms.nvidia import toolchain
-
-            return toolchain()
-        except (ImportError, OSError) as exc:
-            pytest.skip(f"NVRTC unavailable (pip install 'openhip[nvidia]'): {exc}")
-    try:
-        from openhip.platforms.amd import toolchain
-
-        return toolchain()
-    except OSError as exc:
-        pytest.skip(f"hiprtc unavailable (apt-get install libamdhip64-dev rocm-device-libs): "
-                    f"{exc}")
-
-
 @pytest.mark.parametrize("platform,arch", [("nvidia", "sm_90"), ("amd", "gfx90a")])
-def test_random_and_gemm_kernels_compile_for_gpus(platform, arch):
+def test_random_and_gemm_kernels_compile_for_gpus(gpu_toolchain, platform, arch):
     from openhip.numpy._kernels import source
     from openhip.numpy.random._kernels import FAMILIES, KERNEL_DIR
 
-    tool = _toolchain(platform)
+    tool = gpu_toolchain(platform)
     for filename, names in FAMILIES.values():
         program = tool.compile((KERNEL_DIR / filename).read_text(), arch=arch,
                                options=[f"-I{KERNEL_DIR}"], name_expressions=names,
