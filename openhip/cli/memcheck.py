@@ -16,11 +16,11 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from openhip.cli.child import resolve_command, run_child
 
 PREFIX = "========= "
 
@@ -54,52 +54,6 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _command(argv: list[str]) -> list[str] | str:
-    """The command to run, or what is wrong with it."""
-    cmd = list(argv)
-    if cmd and cmd[0] == "--":
-        cmd = cmd[1:]
-    if not cmd:
-        return "no command to check (e.g. openhip memcheck python script.py)"
-    if cmd[0].endswith(".py"):
-        cmd = [sys.executable, *cmd]
-    elif os.sep not in cmd[0] and shutil.which(cmd[0]) is None:
-        return f"command not found: {cmd[0]}"
-    if Path(cmd[0]).name.startswith("python"):
-        script = next((a for a in cmd[1:] if not a.startswith("-")), None)
-        if "-c" not in cmd[1:] and "-m" not in cmd[1:] and script is not None \
-                and not Path(script).is_file():
-            return f"the script {script} does not exist"
-    return cmd
-
-
-def _run_child(cmd: list[str], env: dict[str, str]) -> int:
-    try:
-        child = subprocess.Popen(cmd, env=env)
-    except OSError as exc:
-        print(f"openhip memcheck: error: cannot run {cmd[0]}: {exc.strerror}", file=sys.stderr)
-        return 127
-
-    def forward(signum: int, frame: object) -> None:
-        try:
-            child.send_signal(signum)
-        except OSError:
-            pass
-
-    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        while True:
-            try:
-                rc = child.wait()
-                break
-            except KeyboardInterrupt:  # the child got the SIGINT too
-                continue
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    return rc if rc >= 0 else 128 - rc
-
-
 def _reports(directory: Path) -> list[str]:
     from openhip.tools.memcheck.report import SEPARATOR
 
@@ -122,7 +76,7 @@ def run(argv: list[str]) -> int:
         return _fail(f"--tool {ns.tool} is not implemented (only memcheck)")
     if ns.tool != "memcheck":
         return _fail(f"unknown tool {ns.tool!r} (only memcheck)")
-    cmd = _command(ns.command)
+    cmd = resolve_command(ns.command, "memcheck", "check")
     if isinstance(cmd, str):
         return _fail(cmd)
     from openhip.tools.memcheck.flags import ENV
@@ -135,7 +89,7 @@ def run(argv: list[str]) -> int:
         env[LEAK_ENV] = "full"
     print(f"{PREFIX}OPENHIP MEMCHECK (CPU platform)", file=sys.stderr)
     try:
-        rc = _run_child(cmd, env)
+        rc = run_child(cmd, env, "memcheck")
         reports = _reports(Path(log_dir))
     finally:
         shutil.rmtree(log_dir, ignore_errors=True)

@@ -17,12 +17,11 @@ import argparse
 import json
 import os
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
+from openhip.cli.child import resolve_command, run_child
 from openhip.tools.profiler.recorder import DEFAULT_CAPACITY
 
 
@@ -60,51 +59,6 @@ def _fail(message: str) -> int:
     return 2
 
 
-def _command(argv: list[str]) -> list[str] | str:
-    """The command to run, or what is wrong with it."""
-    cmd = list(argv)
-    if cmd and cmd[0] == "--":
-        cmd = cmd[1:]
-    if not cmd:
-        return "no command to profile (e.g. openhip prof python script.py)"
-    head = cmd[0]
-    if head.endswith(".py"):
-        cmd = [sys.executable, *cmd]
-    elif head == "openhip":
-        cmd = [sys.executable, "-m", "openhip", *cmd[1:]]
-    elif os.sep not in head and shutil.which(head) is None:
-        return f"command not found: {head}"
-    elif os.sep in head and not os.access(head, os.X_OK):
-        return f"command not found or not executable: {head}"
-    script = _script_of(cmd)
-    if script is not None and not Path(script).is_file():
-        return f"the script {script} does not exist"
-    return cmd
-
-
-def _script_of(cmd: list[str]) -> str | None:
-    """The Python script a command runs, where one can be told (python X.py, openhip launch
-    ... X.py); None for python -c / -m and other programs."""
-    name = Path(cmd[0]).name
-    args = cmd[1:]
-    if len(cmd) > 2 and cmd[1:3] == ["-m", "openhip"]:
-        if len(cmd) > 3 and cmd[3] == "launch":
-            rest = cmd[4:]
-            if "-m" in rest or "--no-python" in rest:
-                return None
-            return next((a for a in rest if a.endswith(".py")), None)
-        return None
-    if not name.startswith("python"):
-        return None
-    for a in args:
-        if a in ("-c", "-m"):
-            return None
-        if a.startswith("-"):
-            continue
-        return a
-    return None
-
-
 def run(argv: list[str]) -> int:
     """Entry point of ``openhip prof``; returns the command's exit code (2 for bad usage)."""
     ns = _parser().parse_args(argv)
@@ -113,7 +67,7 @@ def run(argv: list[str]) -> int:
                      "see openhip prof --help)")
     if ns.buffer < 1:
         return _fail("--buffer must be at least 1")
-    cmd = _command(ns.command)
+    cmd = resolve_command(ns.command, "prof", "profile")
     if isinstance(cmd, str):
         return _fail(cmd)
     from openhip.tools.profiler import trace_event
@@ -129,7 +83,7 @@ def run(argv: list[str]) -> int:
     parts_dir = tempfile.mkdtemp(prefix="openhip-prof-")
     env = dict(os.environ, **{ENV_PARTS: parts_dir, ENV_BUFFER: str(ns.buffer)})
     try:
-        rc = _run_child(cmd, env)
+        rc = run_child(cmd, env, "prof")
         parts, broken = _read_parts(Path(parts_dir))
     finally:
         shutil.rmtree(parts_dir, ignore_errors=True)
@@ -156,33 +110,6 @@ def run(argv: list[str]) -> int:
     print(f"openhip prof: {n} events from {procs} process(es) -> {', '.join(written)}",
           file=sys.stderr)
     return rc
-
-
-def _run_child(cmd: list[str], env: dict[str, str]) -> int:
-    try:
-        child = subprocess.Popen(cmd, env=env)
-    except OSError as exc:
-        print(f"openhip prof: error: cannot run {cmd[0]}: {exc.strerror}", file=sys.stderr)
-        return 127
-
-    def forward(signum: int, frame: object) -> None:
-        try:
-            child.send_signal(signum)
-        except OSError:
-            pass
-
-    previous = {sig: signal.signal(sig, forward) for sig in (signal.SIGTERM, signal.SIGHUP)}
-    try:
-        while True:
-            try:
-                rc = child.wait()
-                break
-            except KeyboardInterrupt:  # the child got the SIGINT too: wait for its part
-                continue
-    finally:
-        for sig, handler in previous.items():
-            signal.signal(sig, handler)
-    return rc if rc >= 0 else 128 - rc
 
 
 def _read_parts(directory: Path) -> tuple[list[dict], list[str]]:
