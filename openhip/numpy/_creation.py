@@ -142,8 +142,9 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
             return x.copy()
         return x
     if isinstance(obj, (list, tuple)) and _has_device_arrays(obj):
-        host = np.asarray(_host_sequence(obj))
-        return asarray(host if dt is None else host.astype(dt), device=dev, copy=copy)
+        if copy is False:
+            raise ValueError("asarray: copy=False but a sequence of arrays needs a copy")
+        return _from_array_sequence(obj, dt, dev)
     if copy is False and not isinstance(obj, np.ndarray):
         if hasattr(obj, "__dlpack__"):
             return from_dlpack(obj, device=dev)
@@ -180,17 +181,66 @@ def asarray(obj: Any, /, *, dtype: Any = None, device: Any = None, copy: bool | 
     return out
 
 
-def _host_sequence(obj: Any) -> Any:
-    """A nested sequence with its device arrays read back (host reads, like numpy's)."""
-    out = []
-    for v in obj:
-        if isinstance(v, DeviceArray):
-            out.append(as_ndarray(v).get())
-        elif isinstance(v, (list, tuple)):
-            out.append(_host_sequence(v))
-        else:
-            out.append(v)
-    return out
+def _from_array_sequence(obj: list | tuple, dt: np.dtype | None, dev: Device | None
+                         ) -> ndarray:
+    """asarray of a nested sequence holding openhip arrays (and maybe Python or numpy
+    scalars): the arrays are read back with one wait per device (their copies are queued,
+    then the device's default stream is synchronised once), and without ``dtype`` the result
+    type is the arrays' promoted dtype with the Python scalars weak, as the standard's
+    promotion says (0-d float32 arrays and Python floats give float32)."""
+    arrays: list[ndarray] = []
+    scalars: list[Any] = []
+    strong: list[np.dtype] = []
+
+    def walk(o: Any) -> None:
+        for v in o:
+            if isinstance(v, DeviceArray):
+                arrays.append(as_ndarray(v))
+            elif isinstance(v, (list, tuple)):
+                walk(v)
+            elif isinstance(v, (builtins.bool, int, float, complex)):
+                scalars.append(v)
+            elif isinstance(v, (np.generic, np.ndarray)):
+                strong.append(D.to_dtype(v.dtype))
+            else:
+                raise TypeError(f"asarray: cannot hold a {type(v).__name__} in an array")
+    walk(obj)
+    if dt is None:
+        dt = D.result_type(*(a.dtype for a in arrays), *strong, *scalars)
+        for v in scalars:
+            if isinstance(v, int) and not isinstance(v, builtins.bool) and \
+                    D.kind_of(dt) in "iu" and not \
+                    np.iinfo(dt).min <= v <= np.iinfo(dt).max:
+                raise OverflowError(f"Python int {v} does not fit in {dt}, the dtype of the "
+                                    f"arrays beside it")
+    from ..runtime.stream import Stream
+
+    streams: dict[int, Stream] = {}
+    hosts: list[np.ndarray] = []
+    for a in arrays:
+        if a.device.id not in streams:
+            a.device.synchronize()
+            streams[a.device.id] = Stream._default(a.device)
+        hosts.append(a.get(stream=streams[a.device.id]))
+    for s in streams.values():
+        s.synchronize()
+    read = iter(hosts)
+
+    def build(o: Any) -> list:
+        out = []
+        for v in o:
+            if isinstance(v, DeviceArray):
+                out.append(next(read))
+            elif isinstance(v, (list, tuple)):
+                out.append(build(v))
+            else:
+                out.append(v)
+        return out
+    try:
+        host = np.asarray(build(obj), dtype=dt)
+    except OverflowError:
+        raise OverflowError(f"asarray: a value does not fit in {dt}") from None
+    return asarray(host, device=dev)
 
 
 def _has_device_arrays(obj: Any) -> bool:
