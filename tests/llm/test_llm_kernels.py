@@ -193,22 +193,58 @@ def test_logprob_rows():
     np.testing.assert_allclose(out.get(), xd[np.arange(4), tgt] - lse, rtol=1e-5, atol=1e-5)
 
 
-def test_q8_dot_simd_path_equals_portable_path():
-    """On the CPU platform with AVX2 the Q8_0 block dot runs as ggml's maddubs/madd kernel; the
-    portable C++ (every GPU, other CPUs; here forced with -U__AVX2__) gives the same bits."""
+@pytest.mark.parametrize("wtype", ["q8_0", "q4_0"])
+def test_q8_dot_simd_path_equals_portable_path(wtype):
+    """On the CPU platform with AVX2 the Q8_0 block dot runs as ggml's maddubs/madd kernel (the
+    token tile's sums held in registers, F16C scales); the portable C++ (every GPU, other CPUs;
+    here forced with -U__AVX2__) gives the same bits, for every tile width (T = 1..5)."""
     if hip.get_device().platform != "cpu":
         pytest.skip("the SIMD path is the CPU platform's")
+    wt = by_name(wtype)
     N, K, T = 70, 256, 5
     W = RNG.standard_normal((N, K)).astype(np.float32)
+    W[3, :32] = 0.0  # a zero block (zero scale)
     X = RNG.standard_normal((T, K)).astype(np.float32)
+    Wq = hip.asarray(quant.quantize(W, wtype).ravel())
+    Xq = hip.asarray(quant.quantize(X, "q8_0").ravel())
+    for t in range(1, T + 1):
+        outs = []
+        for opts in ((), ("-U__AVX2__",)):
+            names = (f"oh_matmul_q8<{wt.id}>", f"oh_matmul_swiglu_q8<{wt.id}>")
+            m = hip.Module(kernels.source("forward"), options=opts, name_expressions=names)
+            y = hip.empty(t * N, np.float32)
+            g = hip.empty(t * N, np.float32)
+            m.get_function(names[0])(grid(N), B, (Wq, Xq, y, N, K, t))
+            m.get_function(names[1])(grid(N), B, (Wq, Wq, Xq, g, N, K, t))
+            outs.append((y.get(), g.get()))
+        for a, b in zip(outs[0], outs[1], strict=True):
+            assert np.array_equal(a.view(np.uint32), b.view(np.uint32))
+        ref = deq(quant.quantize(X[:t], "q8_0"), "q8_0") @ deq(quant.quantize(W, wtype),
+                                                                wtype).T
+        np.testing.assert_allclose(outs[0][0].reshape(t, N), ref, rtol=1e-3, atol=1e-3)
+
+
+def test_attention_f16_simd_path_equals_portable_path():
+    """The F16 cache's attention steps on the CPU platform (AVX2 + F16C) and in portable C++
+    (-U__AVX2__) give the same bits, the cache holding subnormal halves, zeros and -0.0 too."""
+    if hip.get_device().platform != "cpu":
+        pytest.skip("the SIMD path is the CPU platform's")
+    nh, nkv, hd, n_ctx = 4, 2, 64, 24
+    kv = RNG.standard_normal((n_ctx, nkv * hd)).astype(np.float32)
+    vv = RNG.standard_normal((n_ctx, nkv * hd)).astype(np.float32)
+    kv[2, :8] = 3e-6  # fp16 subnormals
+    vv[3, :8] = -0.0
+    kq, vq = quant.quantize(kv, "f16"), quant.quantize(vv, "f16")
+    seq = np.zeros(3, np.int32)
+    pos = np.array([0, 7, 23], np.int32)
+    Q = RNG.standard_normal((3, nh, hd)).astype(np.float32)
     outs = []
     for opts in ((), ("-U__AVX2__",)):
-        m = hip.Module(kernels.source("forward"), options=opts,
-                       name_expressions=("oh_matmul_q8<2>",))
-        y = hip.empty(T * N, np.float32)
-        m.get_function("oh_matmul_q8<2>")(grid(N), B, (hip.asarray(quant.quantize(W, "q4_0")
-                                                                    .ravel()),
-                                                       hip.asarray(quant.quantize(X, "q8_0")
-                                                                   .ravel()), y, N, K, T))
-        outs.append(y.get())
+        m = hip.Module(kernels.source("attention"), options=opts,
+                       name_expressions=("oh_attention<1, 1>",))
+        out = hip.empty(3 * nh * hd, np.float32)
+        m.get_function("oh_attention<1, 1>")(grid(3 * nh), B, (
+            hip.asarray(Q), hip.asarray(kq.ravel()), hip.asarray(vq.ravel()), out,
+            hip.asarray(seq), hip.asarray(pos), 3, nh, nkv, hd, n_ctx, float(1 / np.sqrt(hd))))
+        outs.append(out.get())
     assert np.array_equal(outs[0].view(np.uint32), outs[1].view(np.uint32))

@@ -45,6 +45,42 @@ __device__ __forceinline__ void oh_online_step(float s, const uint8_t* v, int hd
     *m = m_new;
 }
 
+#if defined(__HIP_PLATFORM_OPENHIP_CPU__) && defined(__AVX2__) && defined(__FMA__) && \
+    defined(__F16C__)
+#include <immintrin.h>
+// The CPU platform's form of the two steps for an F16 cache: the same operations in the same
+// order (8 lanes of fmaf over the head, then the same tree; acc * corr + p * v per value), eight
+// values at a time, the fp16 values converted by F16C (exact for every value the cache holds:
+// oh_f32_to_f16 writes NaN as the quiet 0x7e00).
+template <>
+__device__ __forceinline__ float oh_qk<OH_F16>(const float* q, const uint8_t* k, int hd) {
+    __m256 part = _mm256_setzero_ps();
+    for (int d = 0; d < hd; d += 8) {
+        const __m256 kv = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(k + 2 * d)));
+        part = _mm256_fmadd_ps(_mm256_loadu_ps(q + d), kv, part);
+    }
+    float lanes[8];
+    _mm256_storeu_ps(lanes, part);
+    return oh_tree8(lanes);
+}
+
+template <>
+__device__ __forceinline__ void oh_online_step<OH_F16>(float s, const uint8_t* v, int hd,
+                                                       float* m, float* l, float* acc) {
+    const float m_new = fmaxf(*m, s);
+    const float corr = expf(*m - m_new);
+    const float p = expf(s - m_new);
+    *l = fmaf(*l, corr, p);
+    const __m256 c8 = _mm256_set1_ps(corr), p8 = _mm256_set1_ps(p);
+    for (int d = 0; d < hd; d += 8) {
+        const __m256 vv = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(v + 2 * d)));
+        _mm256_storeu_ps(acc + d, _mm256_fmadd_ps(_mm256_loadu_ps(acc + d), c8,
+                                                  _mm256_mul_ps(p8, vv)));
+    }
+    *m = m_new;
+}
+#endif
+
 // Causal grouped-query attention for queries Q[T, n_head, hd] against the cache rows
 // [seq[t] * n_ctx + 0 .. seq[t] * n_ctx + pos[t]] (K/V types KT/VT, row width n_kv * hd);
 // O[T, n_head, hd]. One thread per (token, head): keys in order 0..pos, one at a time.

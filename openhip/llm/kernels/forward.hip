@@ -194,6 +194,68 @@ __device__ __forceinline__ void oh_dot32_acc(const int8_t* q, const int8_t* x, f
 // t0 .. t0+nt-1 (Xq: rows of K/32 blocks, ts bytes each, as ggml's vec_dot_q*_0_q8_0): exact
 // integer sums per block, scaled by d_w * d_x and accumulated in block order in 8 lanes,
 // combined as a fixed tree.
+#if defined(__HIP_PLATFORM_OPENHIP_CPU__) && defined(__AVX2__) && defined(__FMA__) && \
+    defined(__F16C__)
+// The CPU platform's form: the same operations in the same order (so the same bits), with the
+// NT tokens' 8-lane sums held in registers across the blocks (no store/reload per block) and
+// the fp16 scales converted by F16C (exact; a signalling NaN comes out quiet, which the scale
+// product d_w * d_x does to it anyway).
+template <int WT>
+__device__ __forceinline__ __m256i oh_block_i8_avx2(const uint8_t* b) {
+    int8_t q[32];
+    oh_block_i8<WT>(b, q);
+    return _mm256_loadu_si256((const __m256i*)q);
+}
+template <>
+__device__ __forceinline__ __m256i oh_block_i8_avx2<OH_Q8_0>(const uint8_t* b) {
+    return _mm256_loadu_si256((const __m256i*)(b + 2));
+}
+__device__ __forceinline__ float oh_half_f16c(const uint8_t* p) {
+    return _cvtsh_ss(oh_u16(p));
+}
+
+template <int WT, int NT>
+__device__ __forceinline__ void oh_row_dots_q8_n(const uint8_t* __restrict__ row,
+                                                 const uint8_t* __restrict__ x0, long long ts,
+                                                 int nb, float* out) {
+    const int BB = oh_type<WT>::bytes;
+    __m256 acc[NT];
+    for (int tt = 0; tt < NT; ++tt) acc[tt] = _mm256_setzero_ps();
+    const __m256i ones = _mm256_set1_epi16(1);
+    for (int b = 0; b < nb; ++b) {
+        const uint8_t* wb = row + (long long)b * BB;
+        const __m256i a = oh_block_i8_avx2<WT>(wb);
+        const float dw = oh_half_f16c(wb);
+        const __m256i sa = _mm256_sign_epi8(a, a);
+        const uint8_t* xb = x0 + (long long)b * 34;
+        for (int tt = 0; tt < NT; ++tt) {
+            const uint8_t* xt = xb + tt * ts;
+            const __m256i x = _mm256_loadu_si256((const __m256i*)(xt + 2));
+            const __m256i p16 = _mm256_maddubs_epi16(sa, _mm256_sign_epi8(x, a));
+            const __m256i p32 = _mm256_madd_epi16(p16, ones);
+            acc[tt] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(p32),
+                                      _mm256_set1_ps(dw * oh_half_f16c(xt)), acc[tt]);
+        }
+    }
+    for (int tt = 0; tt < NT; ++tt) {
+        float lanes[8];
+        _mm256_storeu_ps(lanes, acc[tt]);
+        out[tt] = oh_tree8(lanes);
+    }
+}
+
+template <int WT>
+__device__ __forceinline__ void oh_row_dots_q8(const uint8_t* __restrict__ row,
+                                               const uint8_t* __restrict__ x0, long long ts,
+                                               int nb, int nt, float* out) {
+    switch (nt) {
+        case 1: oh_row_dots_q8_n<WT, 1>(row, x0, ts, nb, out); break;
+        case 2: oh_row_dots_q8_n<WT, 2>(row, x0, ts, nb, out); break;
+        case 3: oh_row_dots_q8_n<WT, 3>(row, x0, ts, nb, out); break;
+        default: oh_row_dots_q8_n<WT, 4>(row, x0, ts, nb, out); break;
+    }
+}
+#else
 template <int WT>
 __device__ __forceinline__ void oh_row_dots_q8(const uint8_t* __restrict__ row,
                                                const uint8_t* __restrict__ x0, long long ts,
@@ -212,6 +274,7 @@ __device__ __forceinline__ void oh_row_dots_q8(const uint8_t* __restrict__ row,
     }
     for (int tt = 0; tt < nt; ++tt) out[tt] = oh_tree8(acc[tt]);
 }
+#endif
 
 // As oh_matmul with the activations quantised to Q8_0. Tokens go in tiles of 4 sharing each
 // weight block.
