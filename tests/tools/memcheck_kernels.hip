@@ -95,3 +95,36 @@ extern "C" __global__ void local_array(const int* idx, float* y, int n) {
         y[i] = acc[idx[i]];
     }
 }
+
+// A tree reduction whose guard is off by one: in the first step thread blockDim/2 reads one
+// element past the dynamic shared memory (a later region of a split kernel).
+extern "C" __global__ void reduce_overrun(const float* in, float* out) {
+    extern __shared__ float part[];
+    unsigned t = threadIdx.x;
+    part[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (t <= s) part[t] += part[t + s];  // BAD: reduce_overrun
+        __syncthreads();
+    }
+    if (t == 0) out[blockIdx.x] = part[0];
+}
+extern "C" __global__ void reduce_overrun_fixed(const float* in, float* out) {
+    extern __shared__ float part[];
+    unsigned t = threadIdx.x;
+    part[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (t < s) part[t] += part[t + s];
+        __syncthreads();
+    }
+    if (t == 0) out[blockIdx.x] = part[0];
+}
+
+// Writes through a pointer argument (the test passes a null one).
+extern "C" __global__ void write_through(float* p, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        p[i] = 1.0f;  // BAD: write_through
+    }
+}

@@ -27,6 +27,7 @@ from openhip.runtime.memory import DeviceBuffer
 mod = hip.Module(open(os.environ["MEMCHECK_KERNELS"]).read(), name="memcheck_kernels.hip")
 x = hip.asarray(np.arange(100, dtype=np.float32))
 y = hip.zeros(100, np.float32)
+w = hip.asarray(np.arange(128, dtype=np.float32))
 
 def report(fn):
     try:
@@ -101,6 +102,14 @@ CASES = {
                           "(misaligned address, 16-byte alignment required)",
                           "thread (0,0,0) in block (0,0,0)",
                           r"Address 0x[0-9a-f]+ is 4 bytes inside the 400-byte allocation"),
+    "reduce_overrun": ("mod.get_function('reduce_overrun')(2, 64, (w, y), shared_mem=256)",
+                       "Invalid __shared__ read of size 4 bytes (out of bounds)",
+                       "thread (32,0,0) in block (0,0,0)",
+                       r"Address 0x[0-9a-f]+ is past the dynamic shared memory of the launch"),
+    "write_through": ("mod.get_function('write_through')(1, 32, (None, 8))",
+                      "Invalid __global__ write of size 4 bytes (null pointer)",
+                      "thread (0,0,0) in block (0,0,0)",
+                      r"Address 0x0 is null \(null pointer\)"),
     "device_array": ("mod.get_function('device_array')(1, 32, (y, 100))",
                      "Invalid __global__ read of size 4 bytes (out of bounds)",
                      "thread (8,0,0) in block (0,0,0)",
@@ -147,7 +156,6 @@ def test_fixed_kernels_run_clean_and_right(cpu):
         report(lambda: mod.get_function('negative_index_fixed')(4, 32, (x, y, 100)))
         print("R2", np.array_equal(y.get(), a - np.concatenate([[0], a[:-1]])))
         z = hip.zeros(128, np.float32)
-        w = hip.asarray(np.arange(128, dtype=np.float32))
         report(lambda: mod.get_function('shared_overrun_fixed')(2, 64, (w, z), shared_mem=256))
         want = np.arange(128, dtype=np.float32).reshape(2, 64)[:, ::-1].ravel()
         print("R3", np.array_equal(z.get(), want))
@@ -161,12 +169,14 @@ def test_fixed_kernels_run_clean_and_right(cpu):
         idx = hip.asarray((np.arange(100) % 4).astype(np.int32))
         report(lambda: mod.get_function('local_array')(4, 32, (idx, y, 100)))
         print("R7", np.array_equal(y.get(), (np.arange(100) % 4 + 1).astype(np.float32)))
+        report(lambda: mod.get_function('reduce_overrun_fixed')(2, 64, (w, y), shared_mem=256))
+        print("R8", np.array_equal(y.get()[:2], np.arange(128).reshape(2, 64).sum(1)))
     """)
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = proc.stdout.splitlines()
-    assert [ln for ln in out if ln.startswith(("HIPERROR", "NOERROR"))] == ["NOERROR"] * 7, \
+    assert [ln for ln in out if ln.startswith(("HIPERROR", "NOERROR"))] == ["NOERROR"] * 8, \
         proc.stdout
-    assert [ln for ln in out if ln.startswith("R")] == [f"R{i} True" for i in range(1, 8)]
+    assert [ln for ln in out if ln.startswith("R")] == [f"R{i} True" for i in range(1, 9)]
 
 
 def test_after_a_report_and_a_reset_the_same_stacks_run_clean(cpu):

@@ -33,7 +33,7 @@ def compile_flags(shadow_offset: int) -> list[str]:
             "--param", "asan-stack=0", "--param", "asan-globals=1",
             "--param", "asan-instrumentation-with-call-threshold=1000000",
             "--param", "asan-use-after-return=0",
-            "-fsanitize=alignment,null", "-fsanitize-recover=alignment,null",
+            "-fsanitize=alignment", "-fsanitize-recover=alignment",
             f"-DOPENHIP_MEMCHECK_SHADOW={off}ull", "-include", str(HEADER)]
 
 

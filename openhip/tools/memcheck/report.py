@@ -52,7 +52,6 @@ _REPORT = re.compile(
     r"kernel '(?P<kernel>[^']*)' block \((?P<block>[^)]*)\) (?P<thread>thread (?:\([^)]*\)|"
     r"unknown \([^)]*\))): memcheck: (?P<what>Invalid [^:]*): the address is (?P<why>.*?)"
     r"(?: at (?P<src>[^ ]+:\d+))?(?: \[pc (?P<module>.+?)\+0x(?P<off>[0-9a-f]+)\])?"
-    r"(?: \[region thread (?P<rthread>\([^)]*\))\])?"
     r" at address (?P<addr>0x[0-9a-f]+|\(nil\))")
 _INTERNAL = ("/openhip/platforms/cpu/include/", "/openhip/tools/memcheck/include/",
              "<openhip generated entry points>")
@@ -127,13 +126,12 @@ def _one(m: re.Match, describe: Callable[[int], str]) -> str:
             func = m.group("kernel")  # the kernel, inlined into the engine's loops
         lines.append(f"    at {loc} in {func}")
     thread = m.group("thread")
-    if thread.startswith("thread unknown (the kernel runs its threads as loops between") \
-            and m.group("rthread"):
-        thread = f"thread {m.group('rthread')}"  # regions mode: the per-thread loops' record
     lines.append(f"    by {thread} in block ({m.group('block')}) of kernel "
                  f"'{m.group('kernel')}'")
     addr = m.group("addr")
-    value = 0 if addr == "(nil)" else int(addr, 16)
+    if addr == "(nil)":
+        addr = "0x0"
+    value = int(addr, 16)
     detail = describe(value) if value and "__local__" not in what else ""
     lines.append(f"    {detail}" if detail else f"    Address {addr} is {why}")
     text = "\n".join(lines)

@@ -27,9 +27,6 @@ namespace openhip {
 namespace memcheck {
 
 static thread_local char t_what[768];
-// Regions mode: the linear id of the thread whose part of a region runs now (stored by the
-// per-thread loops, redefined below), so that a report names the thread there too.
-static thread_local volatile unsigned t_region_thread = ~0u;
 
 #define OPENHIP_MC_NOCHECK __attribute__((no_sanitize_address))
 
@@ -53,6 +50,7 @@ inline const char* why(unsigned char code) {
     case 0xfd: return "in freed device memory (use after free)";
     case 0xfe: return "past the dynamic shared memory of the launch (out of bounds)";
     case 0xf9: return "past a __device__ variable (out of bounds)";
+    case 0xf0: return "null (null pointer)";
     case 0xf1: return "before a local array (out of bounds)";
     case 0xf2: case 0xf3: return "past a local array (out of bounds)";
     default: return "not addressable";
@@ -81,12 +79,6 @@ __attribute__((noinline, cold)) inline void stop(uintptr_t a, void* pc) {
   }
   size_t used = strlen(t_what);
   snprintf(t_what + used, sizeof t_what - used, "%s", where);
-  const unsigned lt = t_region_thread;
-  used = strlen(t_what);
-  if (lt != ~0u && blockDim.x != 0 && blockDim.y != 0) {
-    snprintf(t_what + used, sizeof t_what - used, " [region thread (%u,%u,%u)]", lt % blockDim.x,
-             (lt / blockDim.x) % blockDim.y, lt / (blockDim.x * blockDim.y));
-  }
   if (w == nullptr || !w->in_kernel || w->on_fault == nullptr) {
     fprintf(stderr, "openhip memcheck: %s at address 0x%llx (outside a kernel)\n", t_what,
             static_cast<unsigned long long>(a));
@@ -236,23 +228,26 @@ OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1_abort(
 #undef OPENHIP_MC_HIDDEN
 #undef OPENHIP_MC_NOCHECK
 
-// engine.h's per-thread loops of regions mode, with the thread's linear id stored before its
-// part runs (a volatile store per thread: checked mode only).
+// engine.h's per-thread loops of regions mode, storing the thread's linear id before its part
+// runs only while a faulted block is rerun to name its thread (engine.h region_find_thread).
+// The flag is read once per loop nest into a local, so GCC unswitches the thread loop: the
+// checked run's copy has no store per thread and vectorises as the unchecked loop does (a
+// volatile store per thread, as before, kept the reductions' loops scalar: 2x).
 #undef OPENHIP_CPU_FOR_EACH_THREAD
 #undef OPENHIP_CPU_FOR_EACH_THREAD_SIGNED
 #undef OPENHIP_CPU_FOR_EACH_THREAD_FROM
-// (the slot's address is taken once per loop nest: a plain volatile store per thread, no TLS
-// lookup)
 #define OPENHIP_MC_REGION_SLOT(lt)                                                             \
-  for (volatile unsigned* lt##_rt = &::openhip::memcheck::t_region_thread; lt##_rt != nullptr; \
-       lt##_rt = nullptr)
+  for (int lt##_once = 1, lt##_diag = ::openhip::detail::tstate.diagnosing; lt##_once;         \
+       lt##_once = 0)
+#define OPENHIP_MC_RECORD(lt)                                                                  \
+  (lt##_diag ? (void)(::openhip::detail::tstate.diag_thread = (unsigned)lt) : (void)0)
 #define OPENHIP_CPU_FOR_EACH_THREAD(lt)                                                        \
   OPENHIP_MC_REGION_SLOT(lt)                                                                   \
   for (int lt##_z = 0, lt = 0; lt##_z < (int)blockDim.z; ++lt##_z)                             \
     for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
       for (unsigned lt##_x = 0; lt##_x < blockDim.x; ++lt##_x, ++lt)                           \
         if ((threadIdx.x = lt##_x, threadIdx.y = lt##_y, threadIdx.z = (unsigned)lt##_z,       \
-             *lt##_rt = (unsigned)lt),                                                         \
+             OPENHIP_MC_RECORD(lt)),                                                           \
             false) {                                                                           \
         } else
 #define OPENHIP_CPU_FOR_EACH_THREAD_SIGNED(lt)                                                 \
@@ -261,7 +256,7 @@ OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1_abort(
     for (unsigned lt##_y = 0; lt##_y < blockDim.y; ++lt##_y)                                   \
       for (int lt##_x = 0; lt##_x < (int)blockDim.x; ++lt##_x, ++lt)                           \
         if ((threadIdx.x = (unsigned)lt##_x, threadIdx.y = lt##_y,                             \
-             threadIdx.z = (unsigned)lt##_z, *lt##_rt = (unsigned)lt),                         \
+             threadIdx.z = (unsigned)lt##_z, OPENHIP_MC_RECORD(lt)),                           \
             false) {                                                                           \
         } else
 #define OPENHIP_CPU_FOR_EACH_THREAD_FROM(lt, si, first)                                        \
@@ -271,6 +266,16 @@ OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1_abort(
       for (decltype(first) si = (first), si##_end = (decltype(first))((first) + blockDim.x);    \
            si < si##_end; ++si, ++lt)                                                          \
         if ((threadIdx.x = (unsigned)(si - (first)), threadIdx.y = lt##_y,                     \
-             threadIdx.z = (unsigned)lt##_z, *lt##_rt = (unsigned)lt),                         \
+             threadIdx.z = (unsigned)lt##_z, OPENHIP_MC_RECORD(lt)),                           \
             false) {                                                                           \
         } else
+
+// Dynamic shared memory (`extern __shared__ T name[];` inside a function): a local pointer,
+// aligned as the worker's buffer is, instead of engine.h's static thread_local one.  The checks
+// around every access (ASan's, the alignment test) keep GCC from holding a thread_local pointer
+// in a register (it was reloaded for every access) and a known-aligned base lets it fold the
+// alignment tests of most accesses away.
+#undef OPENHIP_EXTERN_SHARED
+#define OPENHIP_EXTERN_SHARED(name, ...)                                                       \
+  __VA_ARGS__* const name = static_cast<__VA_ARGS__*>(                                         \
+      __builtin_assume_aligned(::openhip::detail::dynamic_shared_base(), 64))

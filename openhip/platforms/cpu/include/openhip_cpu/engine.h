@@ -993,6 +993,52 @@ __attribute__((noinline)) bool loop_find_thread(const openhip_launch* L, openhip
   return false;
 }
 
+#ifdef OPENHIP_MEMCHECK_SHADOW
+// Memcheck mode, regions mode: the per-thread loops of a split kernel do not record their
+// thread (a store per thread kept them from vectorising), so the thread of a report is found by
+// running the faulted block again with tstate.diagnosing set: the checked header's loops
+// (openhip/tools/memcheck/include) then store each thread's linear id in tstate.diag_thread.
+// The rerun names the thread only if it faults at the same address with the same description
+// (the code address may differ: the rerun runs the loops' recording copy); the report keeps the
+// first run's text.  The rerun re-executes the block's earlier regions: a kernel whose path
+// depends on what the first run wrote (an atomic counter, a read-modify-write of its output)
+// may fault elsewhere or not at all, and then the thread is "unknown".  The device is failed
+// after a report in any case (as a GPU context after an illegal address), so what the rerun
+// writes is not given back as a result.
+static thread_local char t_first_fault[768];
+template <auto K, class Sig>
+__attribute__((noinline, cold)) bool region_find_thread(const openhip_launch* L,
+                                                        openhip_worker* W, uint64_t blk,
+                                                        unsigned* linear) {
+  snprintf(t_first_fault, sizeof t_first_fault, "%s", W->fault_what ? W->fault_what : "");
+  void* const addr = W->fault_addr;
+  const int status = W->fault_status;
+  tstate.diag_thread = ~0u;
+  tstate.diagnosing = 1;
+  if (__builtin_setjmp(tstate.diag_jb)) {
+    W->in_kernel = 0;
+    tstate.diagnosing = 0;
+    *linear = tstate.diag_thread;
+    const char* again = W->fault_what ? W->fault_what : "";
+    const char* pc = strstr(t_first_fault, " [pc ");
+    const size_t n = pc ? size_t(pc - t_first_fault) : strlen(t_first_fault);
+    const bool same = W->fault_addr == addr && W->fault_status == status &&
+                      strncmp(again, t_first_fault, n) == 0 && *linear != ~0u;
+    W->fault_addr = addr;
+    W->fault_status = status;
+    W->fault_what = t_first_fault;
+    return same;
+  }
+  W->in_kernel = 1;
+  region_run<K, Sig>(L, blk, blk + 1, typename Sig::Indices{});
+  W->in_kernel = 0;
+  tstate.diagnosing = 0;
+  W->fault_addr = addr;
+  W->fault_what = t_first_fault;
+  return false;
+}
+#endif
+
 // The launch's failure report for a fault in its kernel (W->fault_*, set by the runtime's
 // handler): the kernel, the block, the thread, what happened and where.
 template <auto K, class Sig, int Mode>
@@ -1027,8 +1073,19 @@ __attribute__((noinline, cold)) int report_fault(const openhip_launch* L, openhi
     }
   } else if constexpr (Mode == kModeRegions) {
     (void)fb;
+#ifdef OPENHIP_MEMCHECK_SHADOW
+    unsigned lt = 0;
+    if (region_find_thread<K, Sig>(L, W, blk, &lt)) {
+      snprintf(thread, sizeof thread, "thread (%u,%u,%u)", lt % bx, (lt / bx) % by,
+               lt / (bx * by));
+    } else {
+      snprintf(thread, sizeof thread, "thread unknown (the block did not fault again in the "
+               "same way when it was rerun to name the thread)");
+    }
+#else
     snprintf(thread, sizeof thread, "thread unknown (the kernel runs its threads as loops "
              "between its barriers)");
+#endif
   } else {
     (void)fb;
     unsigned lt = 0;
