@@ -14,6 +14,9 @@ Advanced Micro Devices, Inc.). The operations on argument ``k`` (0-based):
   ``cast``: in the cast given (``const_cast<const char**>(...)`` for hipRTC's option lists);
 * ``add``: insert a constant argument before argument ``k`` (after the last one when ``k`` is
   the argument count);
+* ``copy``: insert a copy of argument ``k`` before argument ``to`` (after the last one when
+  ``to`` is the argument count): hipify-clang's ``e_add_var_argument`` (rocSPARSE's
+  ``batch_stride`` of the interleaved-batch solvers, passed the batch count as hipSPARSE does);
 * ``replace``: replace argument ``k`` by a constant;
 * ``remove``: drop it (``cuOccupancyMaxPotentialBlockSize``'s callback is reported: data loss);
 * ``move``: move ``count`` arguments starting at ``k`` before argument ``to`` of the original
@@ -182,6 +185,9 @@ _sparse("SpVV", ArgOp(6, "add", "nullptr"))
 _sparse("SpMV_bufferSize", ArgOp(9, "add", "rocsparse_spmv_stage_buffer_size"), ArgOp(11, "add", "nullptr"))
 _sparse("SpMV", ArgOp(9, "add", "rocsparse_spmv_stage_compute"))
 _sparse("SpSV_bufferSize", ArgOp(8, "replace", "rocsparse_spsv_stage_buffer_size"), ArgOp(10, "add", "nullptr"))
+# rocSPARSE's interleaved-batch solvers take a batch stride after the batch count: the count again
+_sparse("?gpsvInterleavedBatch ?gpsvInterleavedBatch_bufferSizeExt", ArgOp(9, "copy", to=10))
+_sparse("?gtsvInterleavedBatch ?gtsvInterleavedBatch_bufferSizeExt", ArgOp(7, "copy", to=8))
 
 #: function -> {number of arguments: HIP name} (plain HIP target only)
 OVERLOADS = {

@@ -371,6 +371,14 @@ class _Translator:
                 continue
             if k >= n:
                 continue
+            if op.op == "copy":
+                text = self.render(*args[k])
+                if op.to < n:
+                    a = args[op.to][0]
+                    prefix[a] = prefix.get(a, "") + text + ", "
+                else:
+                    prefix[rparen] = prefix.get(rparen, "") + ", " + text
+                continue
             a, b = args[k]
             if op.op == "HIP_SYMBOL":
                 if not tokens[a].text.startswith("HIP_SYMBOL"):
