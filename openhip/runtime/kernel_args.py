@@ -286,6 +286,23 @@ class ArgumentPacker:
             return raw
         return convert
 
+    def write_one(self, buffer: ctypes.Array, index: int, value: Any) -> None:
+        """Convert ``value`` for parameter ``index`` and write it at its offset in ``buffer``
+        (a buffer of this packer's layout: a bound launch's copy); TypeError on a bad value."""
+        off, spec, conv = self._plan[index]
+        v = conv(value)
+        if isinstance(v, bytes):
+            if spec.size == 0:
+                raise HipError("hipErrorInvalidValue", f"{spec.label}: unknown size",
+                               routine="launch")
+            ctypes.memmove(ctypes.addressof(buffer) + off, v, len(v))
+        elif spec.kind == "pointer":
+            struct.pack_into("<Q", buffer, off, v)
+        elif spec.code == "bf16":
+            struct.pack_into("<H", buffer, off, _bf16_bits(v))
+        else:
+            struct.pack_into("<" + spec.code, buffer, off, v)
+
     def pack(self, args: Sequence[Any]) -> PackedArgs:
         """Convert and pack ``args``; TypeError naming the parameter on a bad argument."""
         if type(args) is not tuple and not isinstance(args, (tuple, list)):
@@ -305,17 +322,6 @@ class ArgumentPacker:
                 raise TypeError(f"{self.kernel_name}(): {exc}") from None
             return self._packed
         buf = self._buffer
-        for (off, spec, conv), a in zip(self._plan, args, strict=True):
-            v = conv(a)
-            if isinstance(v, bytes):
-                if spec.size == 0:
-                    raise HipError("hipErrorInvalidValue",
-                                   f"{spec.label}: unknown size", routine="launch")
-                ctypes.memmove(ctypes.addressof(buf) + off, v, len(v))
-            elif spec.kind == "pointer":
-                struct.pack_into("<Q", buf, off, v)
-            elif spec.code == "bf16":
-                struct.pack_into("<H", buf, off, _bf16_bits(v))
-            else:
-                struct.pack_into("<" + spec.code, buf, off, v)
+        for i, a in enumerate(args):
+            self.write_one(buf, i, a)
         return self._packed

@@ -24,6 +24,7 @@ from ..compiler.cache import cached_compile
 from ..compiler.scan import Param, SourceScan, kernel_params, scan
 from ..errors import HipError
 from ..platforms.base import CompiledProgram, FunctionAttributes
+from .bound import BoundLaunch
 from .device import Device, get_device
 from .kernel_args import ArgumentPacker, classify
 from .stream import Stream, _stream_stack, resolve_stream
@@ -230,6 +231,18 @@ class Function:
                                   handle, self._packer.pack(args))
 
     launch = __call__
+
+    def bind(self, grid: Any, block: Any, args: Sequence[Any] = (), *, shared_mem: int = 0,
+             stream: Stream | None = None) -> BoundLaunch:
+        """A :class:`~openhip.runtime.bound.BoundLaunch` of this kernel: the configuration
+        checked and ``args`` converted and packed now (the errors a launch would raise), each
+        call of it then the same launch as ``self(grid, block, args, ...)``."""
+        grid3 = normalize_dim3(grid, "grid")
+        block3 = normalize_dim3(block, "block")
+        self._check(grid3, block3, shared_mem)
+        if stream is not None:
+            resolve_stream(stream, self.module.device)  # a stream of another device: refused
+        return BoundLaunch(self, grid3, block3, int(shared_mem), stream, args)
 
     def _launch_cooperative(self, grid: Any, block: Any, args: Sequence[Any], shared_mem: int,
                             stream: Stream | None) -> None:
