@@ -66,9 +66,17 @@ FLAGS = (
     "ROC_DEPRECATED", "CUDA_OVERLOADED", "ROC_MIOPEN_ONLY", "REMOVED", "ROC_REMOVED",
     "OPENHIP_PROVIDED",
 )
-#: Headers of the provided device functions that this HIPIFY snapshot does not map (later HIPIFY
-#: releases do); every openhip platform ships the HIP side. Added only where the tables lack them.
-OPENHIP_INCLUDES = {"cuda_bf16.h": "hip/hip_bf16.h", "cuda_fp8.h": "hip/hip_fp8.h"}
+#: Headers this HIPIFY snapshot does not map and later HIPIFY releases do; the HIP side is a header
+#: openhip's platforms ship. Added only where the tables lack them. cuda_bf16.h and cuda_fp8.h:
+#: the headers of the provided device functions; the cooperative-groups reduce/scan headers: as
+#: ROCm/HIPIFY src/CUDA2HIP.cpp at 06ebcc28 maps them (CUDA_INCLUDE_MAP, CONV_INCLUDE, API_RUNTIME;
+#: HIP declares the same cooperative_groups::reduce / inclusive_scan there).
+OPENHIP_INCLUDES = {
+    "cuda_bf16.h": "hip/hip_bf16.h",
+    "cuda_fp8.h": "hip/hip_fp8.h",
+    "cooperative_groups/reduce.h": "hip/cooperative_groups/hip_reduce.h",
+    "cooperative_groups/scan.h": "hip/cooperative_groups/hip_scan.h",
+}
 #: Headers this HIPIFY snapshot maps to a path HIP does not install; later HIPIFY releases (and
 #: their tests) use the installed path. Replaces the snapshot's HIP name.
 INCLUDE_CORRECTIONS = {"nvrtc.h": "hip/hiprtc.h"}
@@ -299,7 +307,8 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         "flag bits (bit i = FLAGS[i]), kind index into KINDS.\n"
         "OPENHIP_PROVIDED marks device functions HIPIFY calls unsupported that every openhip\n"
         "platform provides (tools/hipify_provided.txt): hip_name is the CUDA name itself.\n"
-        "INCLUDES also maps cuda_bf16.h and cuda_fp8.h (OPENHIP_INCLUDES in the generator), and\n"
+        "INCLUDES also maps cuda_bf16.h, cuda_fp8.h and cooperative_groups/{reduce,scan}.h\n"
+        "(OPENHIP_INCLUDES in the generator: later HIPIFY maps them), and\n"
         "nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).\n"
         "CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.\n"
         "openhip.hipify.maps parses them once, on first use.\n"

@@ -5,7 +5,8 @@ cuda_name, hip_name, roc_name, conv index into CONV_TYPES, library index into LI
 flag bits (bit i = FLAGS[i]), kind index into KINDS.
 OPENHIP_PROVIDED marks device functions HIPIFY calls unsupported that every openhip
 platform provides (tools/hipify_provided.txt): hip_name is the CUDA name itself.
-INCLUDES also maps cuda_bf16.h and cuda_fp8.h (OPENHIP_INCLUDES in the generator), and
+INCLUDES also maps cuda_bf16.h, cuda_fp8.h and cooperative_groups/{reduce,scan}.h
+(OPENHIP_INCLUDES in the generator: later HIPIFY maps them), and
 nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).
 CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.
 openhip.hipify.maps parses them once, on first use.
@@ -100,6 +101,8 @@ INCLUDES = (
     'nvrtc.h\thip/hiprtc.h\t\t42\t11\t0\t6\n'
     'cuda_bf16.h\thip/hip_bf16.h\t\t41\t1\t0\t6\n'
     'cuda_fp8.h\thip/hip_fp8.h\t\t41\t1\t0\t6\n'
+    'cooperative_groups/reduce.h\thip/cooperative_groups/hip_reduce.h\t\t41\t1\t0\t6\n'
+    'cooperative_groups/scan.h\thip/cooperative_groups/hip_scan.h\t\t41\t1\t0\t6\n'
 )
 RENAMES = (
     'cublasInit\thipblasInit\trocblas_initialize\t37\t3\t2\t0\n'
