@@ -140,6 +140,8 @@ def _out_dtype(op: Op, dt: np.dtype) -> np.dtype:
 
 def _expr(op: Op, dt: np.dtype, layout: int) -> str:
     kind = ("un", "bi", "tri")[op.arity - 1]
+    if layout == 0:
+        return f"{kind}0<{op.cpp}, {ctype(dt)}, {ctype(_out_dtype(op, dt))}>"
     return f"{kind}<{op.cpp}, {ctype(dt)}, {ctype(_out_dtype(op, dt))}, {layout}>"
 
 
@@ -160,14 +162,39 @@ def _group_exprs(group: str, dt: np.dtype, layout: int) -> tuple[str, ...]:
 
 def _kernel(op: Op, dt: np.dtype, layout: int, device: Any):
     exprs = _group_exprs(op.group, dt, layout)
-    return FAMILY.kernel(f"{op.group}.{dt.name}.{'cs2'[layout]}", exprs,
+    return FAMILY.kernel(f"{op.group}.{dt.name}.{_LAYOUT_NAME[layout]}", exprs,
                          _expr(op, dt, layout), device)
+
+
+_LAYOUT_NAME = "cs2r"  # 0 contiguous, 1 strided n-D, 2 strided 2-D, 3 2-D with contiguous rows
+#: the most elements one launch of a layout-0 kernel covers (its index is an int): larger
+#: launches are split into pieces with the operands' pointers advanced
+_CHUNK = 1 << 30
+
+
+def _launch_flat(k: Any, a: OhArgs, n: int, itemsizes: list[int]) -> None:
+    """Launch the layout-0 kernel ``k`` over ``n`` elements (``itemsizes[j]``: operand j's
+    element size; inline scalars stay put), in pieces of at most ``_CHUNK``."""
+    if n <= _CHUNK:
+        k.launch_ohargs(n, a)
+        return
+    for start in range(0, n, _CHUNK):
+        b = OhArgs.from_buffer_copy(a)
+        b.n = builtins.min(_CHUNK, n - start)
+        for j, size in enumerate(itemsizes):
+            if not (a.smask >> j) & 1:
+                b.ptr[j] = a.ptr[j] + start * size
+        k.launch_ohargs(b.n, b)
 
 
 # ---- casts -------------------------------------------------------------------------------
 def _cast_kernel(src: np.dtype, dst: np.dtype, layout: int, device: Any):
-    expr = f"un<o_copy, {ctype(src)}, {ctype(dst)}, {layout}>"
-    return FAMILY.kernel(f"cast.{src.name}.{dst.name}.{'cs2'[layout]}", (expr,), expr, device)
+    if layout == 0:
+        expr = f"un0<o_copy, {ctype(src)}, {ctype(dst)}>"
+    else:
+        expr = f"un<o_copy, {ctype(src)}, {ctype(dst)}, {layout}>"
+    return FAMILY.kernel(f"cast.{src.name}.{dst.name}.{_LAYOUT_NAME[layout]}", (expr,), expr,
+                         device)
 
 
 def _cast_into(out: ndarray, x: ndarray) -> None:
@@ -183,7 +210,9 @@ def _cast_into(out: ndarray, x: ndarray) -> None:
     if layout:
         layout, grid = _fill_strided(a, out.shape, strides)
     k = _cast_kernel(x.dtype, out.dtype, layout, out.device)
-    if grid is None:
+    if layout == 0:
+        _launch_flat(k, a, out.size, [out.dtype.itemsize, x.dtype.itemsize])
+    elif grid is None:
         k.launch_ohargs(out.size, a)
     else:
         k.launch_grid(grid, pack_struct(a))
@@ -318,7 +347,7 @@ def _set_scalar(a: OhArgs, k: int, value: Any, dt: np.dtype, name: str) -> None:
 
 class _Plan:
     __slots__ = ("kernel", "args", "packed", "out_shape", "out_dtype", "out_strides", "n",
-                 "lock", "scalars", "name", "grid")
+                 "lock", "scalars", "name", "grid", "itemsizes")
 
 
 _PLANS: dict[tuple, _Plan] = {}
@@ -399,6 +428,9 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None) -> nda
             strides.append([0] * len(shape))
     a.smask = smask
     layout, plan.grid = (0, None) if contig_ok else _fill_strided(a, shape, strides)
+    plan.itemsizes = [odt.itemsize] + [
+        (D.bool if (op.name == "where" and k == 1) else dt).itemsize
+        for k in range(1, len(conv) + 1)] if layout == 0 else None
     plan.kernel = _kernel(op, dt, layout, dev)
     plan.args = a
     plan.packed = pack_struct(a)
@@ -453,7 +485,9 @@ def _launch(plan: _Plan, operands: tuple[Any, ...], out: ndarray | None) -> ndar
             i += 1
         for i, dt in plan.scalars:
             _set_scalar(a, i, operands[i - 1], dt, plan.name)
-        if plan.grid is None:
+        if plan.itemsizes is not None and plan.n > _CHUNK:
+            _launch_flat(k, a, plan.n, plan.itemsizes)
+        elif plan.grid is None:
             k.launch_packed(plan.n, plan.packed)
         else:
             k.launch_grid(plan.grid, plan.packed)

@@ -1,16 +1,77 @@
 // openhip.numpy elementwise kernels: one template per arity, instantiated per
 // (operation, input storage type, output storage type, layout) by openhip/numpy/_elementwise.py.
 //
-//   un<Op, Ti, To, L>(OhArgs)      out = Op(x)
-//   bi<Op, Ti, To, L>(OhArgs)      out = Op(x, y)       (x, y already of type Ti)
-//   tri<Op, Ti, To, L>(OhArgs)     out = Op(x, y, z)    (where: x is bool)
+//   un0<Op, Ti, To>(OhArgs), un<Op, Ti, To, L>(OhArgs)      out = Op(x)
+//   bi0<Op, Ti, To>(OhArgs), bi<Op, Ti, To, L>(OhArgs)      out = Op(x, y)  (x, y of type Ti)
+//   tri0<Op, Ti, To>(OhArgs), tri<Op, Ti, To, L>(OhArgs)    out = Op(x, y, z) (where: x bool)
 //
-// L = 0: every array operand is C-contiguous with the output's shape (a scalar operand is
-// inline, OhArgs::smask); L = 1: arbitrary strides in bytes (broadcast = stride 0), up to
-// OH_MAXDIM dimensions; L = 2: the same for (at most) two dimensions after collapsing, over a
-// 2-D grid, so no division per element (transposes, row/column broadcasts, slices).
+// The *0 kernels (layout 0): every array operand is C-contiguous with the output's shape (a
+// scalar operand is inline, OhArgs::smask). Their index is an int: the host splits a launch
+// past 2^30 elements into several (pointers advanced), so it cannot overflow. On the CPU
+// platform an int index is what lets the thread loop (loop mode, form 1) be split at the
+// bounds check and vectorised, and a kernel that names no 64-bit type is compiled in that one
+// loop form only (a faster compile).
+// L = 1: arbitrary strides in bytes (broadcast = stride 0), up to OH_MAXDIM dimensions;
+// L = 2: the same for (at most) two dimensions after collapsing, over a 2-D grid, so no
+// division per element (transposes, column broadcasts, slices); L = 3: two dimensions whose
+// inner stride is every array operand's item size (a row vector broadcast over the rows, row
+// slices): the inner offset is the column index itself, so the row loop vectorises.
 // Ops are structs with a static f() templated on the compute type (see ops.h).
 #include "ops.h"
+
+// what a layout-0 kernel loads a storage type as: GCC does not vectorise loads of C++ bool
+// (a 1-bit precision type), so bool elements are read as their byte (0 or 1) and converted.
+template <class S> struct oh_ldt { typedef S T; };
+template <> struct oh_ldt<bool> { typedef unsigned char T; };
+
+template <class Op, class Ti, class To>
+__global__ void un0(OhArgs a) {
+  typedef typename oh_ct<Ti>::C C;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (int)a.n) return;
+  To* __restrict__ out = (To*)a.ptr[0];
+  const typename oh_ldt<Ti>::T* __restrict__ x = (const typename oh_ldt<Ti>::T*)a.ptr[1];
+  out[i] = cvt<To>(Op::f(cvt<C>(x[i])));
+}
+
+template <class Op, class Ti, class To>
+__global__ void bi0(OhArgs a) {
+  typedef typename oh_ct<Ti>::C C;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (int)a.n) return;
+  const int sm = a.smask;
+  typedef typename oh_ldt<Ti>::T L;
+  To* __restrict__ out = (To*)a.ptr[0];
+  const L* __restrict__ x = (const L*)a.ptr[1];
+  const L* __restrict__ y = (const L*)a.ptr[2];
+  if (sm & 2) {
+    out[i] = cvt<To>(Op::f(ld<Ti>((const char*)a.scal[1]), cvt<C>(y[i])));
+  } else if (sm & 4) {
+    out[i] = cvt<To>(Op::f(cvt<C>(x[i]), ld<Ti>((const char*)a.scal[2])));
+  } else {
+    out[i] = cvt<To>(Op::f(cvt<C>(x[i]), cvt<C>(y[i])));
+  }
+}
+
+template <class Op, class Ti, class To>
+__global__ void tri0(OhArgs a) {
+  typedef typename oh_ct<Ti>::C C;
+  typedef typename Op::template first<Ti>::T T1;
+  typedef typename oh_ct<T1>::C C1;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (int)a.n) return;
+  const int sm = a.smask;
+  typedef typename oh_ldt<T1>::T L1;
+  typedef typename oh_ldt<Ti>::T L;
+  To* __restrict__ out = (To*)a.ptr[0];
+  const L1* __restrict__ x = (const L1*)a.ptr[1];
+  const L* __restrict__ y = (const L*)a.ptr[2];
+  const L* __restrict__ z = (const L*)a.ptr[3];
+  const C1 xv = (sm & 2) ? ld<T1>((const char*)a.scal[1]) : cvt<C1>(x[i]);
+  const C yv = (sm & 4) ? ld<Ti>((const char*)a.scal[2]) : cvt<C>(y[i]);
+  const C zv = (sm & 8) ? ld<Ti>((const char*)a.scal[3]) : cvt<C>(z[i]);
+  out[i] = cvt<To>(Op::f(xv, yv, zv));
+}
 
 template <class Op, class Ti, class To, int L>
 __global__ void un(OhArgs a) {

@@ -4,14 +4,15 @@
 // -1 for a negative value shifted right), maximum/minimum propagate nan, round is half-to-even.
 #pragma once
 #include "common.h"
+#include "vmath.h"
 
 // ---- real math wrappers (float and double overloads) ------------------------------------
 #define OH_F1(name, ff, fd)                                                   \
   __device__ __forceinline__ float name(float x) { return ff(x); }           \
   __device__ __forceinline__ double name(double x) { return fd(x); }
-OH_F1(m_exp, expf, exp)
+OH_F1(m_exp, oh_vexp, oh_vexp)  // vmath.h: vectorisable (libm's expf is a call)
 OH_F1(m_expm1, expm1f, expm1)
-OH_F1(m_log, logf, log)
+OH_F1(m_log, oh_vlog, oh_vlog)
 OH_F1(m_log1p, log1pf, log1p)
 OH_F1(m_log2, log2f, log2)
 OH_F1(m_log10, log10f, log10)
