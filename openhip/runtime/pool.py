@@ -73,6 +73,7 @@ from typing import Any
 import numpy as np
 
 from ..errors import HipError
+from ..tools.memcheck.flags import enabled as _memcheck_on
 from .device import Device, get_device
 from .memory import DeviceBuffer, _export_lock
 from .stream import Stream, _stream_stack, resolve_stream
@@ -184,6 +185,8 @@ class MemoryPool:
         self._index = dev._index
         self._resize = getattr(self._platform, "redzone_resize", None)
         self._check = getattr(self._platform, "check_bounds", None)
+        # memcheck mode (CPU platform): cached blocks are poisoned as freed memory
+        self._mark = getattr(self._platform, "memcheck_pool", None) if _memcheck_on() else None
         self._lock = threading.Lock()
         self._free: dict[int, list[_Cached]] = {}
         self._returns: collections.deque[Any] = collections.deque()  # frees not yet settled
@@ -294,6 +297,8 @@ class MemoryPool:
                     self._resize(self._index, ptr, nbytes)
                 else:
                     zone = block.size
+            if self._mark is not None:
+                self._mark(self._index, ptr, zone, False)
             if block.event is not None:
                 with self._lock:
                     self._spare_event(block.event)
@@ -418,6 +423,8 @@ class MemoryPool:
                 platform.event_record(index, event, handle)
             elif self._check is not None:  # a kernel still running is checked when done
                 report = self._check(index, ptr)
+                if self._mark is not None:  # (not under queued work: that may still use it)
+                    self._mark(index, ptr, 0, True)
         except HipError:
             self._drop(ptr, cls)  # a failed or foreign (parent's) stream
             return None

@@ -291,3 +291,76 @@ def test_conformance_suite_runs_clean_under_memcheck(cpu):
     assert proc.returncode == 0, tail + proc.stderr[-2000:]
     assert "Invalid __" not in proc.stdout, tail
     assert re.search(r"\d+ passed", tail), tail
+
+
+def test_runtime_copies_and_memsets_are_checked(cpu):
+    """A copy or memset whose device range leaves its allocation, or reads freed memory, fails
+    before anything is written (hipErrorInvalidValue) with a report; in-range ones run."""
+    proc = run_child("""
+        b = hip.malloc(400)
+        over = DeviceBuffer(b.ptr, 404, b.device, owner=False)
+        inner = DeviceBuffer(b.ptr + 8, 392, b.device, owner=False)
+        report(lambda: hip.memcpy_htod(over, np.ones(101, np.float32)))
+        report(lambda: hip.memcpy_dtoh(np.zeros(101, np.float32), over))
+        report(lambda: hip.memset(over, 0, 404))
+        src = hip.malloc(404)
+        report(lambda: hip.memcpy_dtod(over, src, 404))
+        report(lambda: hip.memset(inner, 7, 392))
+        host = np.zeros(100, np.uint8)
+        report(lambda: hip.memcpy_dtoh(host, inner, 100))
+        print("R1", bool((host == 7).all()))
+        c = hip.malloc(64); alias = DeviceBuffer(c.ptr, 64, c.device, owner=False); c.free()
+        report(lambda: hip.memcpy_dtoh(np.zeros(16, np.float32), alias))
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = [ln for ln in proc.stdout.splitlines() if ln.startswith(("HIPERROR", "NOERROR"))]
+    assert len(out) == 7, proc.stdout
+    end = (r"## +the range starts at (0x[0-9a-f]+) ## +Address 0x[0-9a-f]+ is 0 bytes after the "
+           r"end of the nearest allocation at \1 of size 400 bytes")
+    for line, op, routine in [(out[0], "write", "hipMemcpy"), (out[1], "read", "hipMemcpy"),
+                              (out[2], "write", "hipMemset"), (out[3], "write", "hipMemcpy")]:
+        assert re.search(rf"HIPERROR hipErrorInvalidValue \| .*Invalid __global__ {op} of size "
+                         rf"404 bytes by {routine} \(out of bounds\) {end}$", line), line
+    assert out[4:6] == ["NOERROR", "NOERROR"], out
+    assert "R1 True" in proc.stdout
+    assert re.search(r"Invalid __global__ read of size 64 bytes by hipMemcpy \(use after free\)"
+                     r".* is 0 bytes inside a 64-byte allocation at 0x[0-9a-f]+ that was freed",
+                     out[6]), out[6]
+
+
+def test_use_after_del_of_a_pooled_array(cpu):
+    """A pooled array's block goes back to the pool's cache poisoned: a kernel reading it
+    through a stale pointer is a use after free; the block handed out again runs clean, a
+    smaller request's end is the new end."""
+    proc = run_child("""
+        import gc
+        a = hip.asarray(np.arange(100, dtype=np.float32))
+        ptr = a.data.ptr
+        stale = DeviceBuffer(ptr, 400, a.data.mem.device, owner=False)
+        del a
+        gc.collect()
+        b = hip.asarray(np.arange(100, dtype=np.float32) * 2)   # the same block, reused
+        print("REUSED", b.data.ptr == ptr)
+        report(lambda: mod.get_function('read_buffer')(4, 32, (b, y, 100)))
+        print("R1", np.array_equal(y.get(), np.arange(100) * 2 + 1))
+        del b
+        gc.collect()
+        report(lambda: mod.get_function('read_buffer')(4, 32, (stale, y, 100)))  # use after del
+        hip.reset_device()
+        c = hip.asarray(np.arange(30, dtype=np.float32))   # a smaller request, same block
+        report(lambda: mod.get_function('read_buffer')(4, 32, (c, y, 31)))
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = [ln for ln in proc.stdout.splitlines() if ln.startswith(("HIPERROR", "NOERROR"))]
+    assert "REUSED True" in proc.stdout and "R1 True" in proc.stdout, proc.stdout
+    assert len(out) == 3 and out[0] == "NOERROR", out
+    parts = [p.strip() for p in out[1].split(" | ", 1)[1].split(" ## ")]
+    assert parts[0].endswith("Invalid __global__ read of size 4 bytes (use after free)"), parts
+    assert parts[1] == f"at memcheck_kernels.hip:{bad_line('read_buffer')} in read_buffer"
+    assert parts[2] == "by thread (0,0,0) in block (0,0,0) of kernel 'read_buffer'", parts
+    assert re.fullmatch(r"Address (0x[0-9a-f]+) is 0 bytes inside a \d+-byte block at \1 that "
+                        r"the memory pool holds for reuse: its array was freed \(use after "
+                        r"free\)", parts[3]), parts
+    assert re.search(r"Invalid __global__ read of size 4 bytes \(out of bounds\).* ## +by "
+                     r"thread \(30,0,0\) .* 0 bytes after the end of the nearest allocation at "
+                     r"0x[0-9a-f]+ of size 120 bytes", out[2]), out[2]

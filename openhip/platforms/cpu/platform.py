@@ -174,6 +174,11 @@ class CpuPlatform(Platform):
         self._lib()
         return _memcheck.compile_flags(self._memcheck_offset)
 
+    def memcheck_pool(self, device: int, ptr: int, nbytes: int, freed: bool) -> None:
+        """Memcheck mode: the memory pool cached the block at ``ptr`` (``freed``: its bytes are
+        poisoned as freed memory) or hands it out again with ``nbytes`` addressable."""
+        self._lib().ohcpu_memcheck_pool(ptr, nbytes, 1 if freed else 0)
+
     def _memcheck_describe(self, address: int) -> str:
         buf = ctypes.create_string_buffer(_MSG_CAP)
         if self._lib().ohcpu_memcheck_describe(address, buf, _MSG_CAP):

@@ -139,7 +139,23 @@ def _one(m: re.Match, describe: Callable[[int], str]) -> str:
     return text
 
 
+# a copy or memset of the runtime (platforms/cpu/src/runtime.cpp memcheck_range)
+_API_REPORT = re.compile(
+    r"memcheck: Invalid (?P<op>read|write) of (?P<n>\d+) bytes by (?P<routine>\w+) at "
+    r"(?P<addr>0x[0-9a-f]+) \((?P<kind>[^)]*)\): (?P<where>.*)$")
+
+
+def _api(m: re.Match) -> str:
+    text = (f"Invalid __global__ {m.group('op')} of size {m.group('n')} bytes by "
+            f"{m.group('routine')} ({m.group('kind')})\n"
+            f"    the range starts at {m.group('addr')}\n"
+            f"    {m.group('where')}")
+    _log(text)
+    return text
+
+
 def format_report(message: str, describe: Callable[[int], str]) -> str:
     """``message`` with each memcheck failure in it rewritten in compute-sanitizer's shape;
     ``describe(address)`` says where an address is relative to the nearest allocation."""
+    message = _API_REPORT.sub(_api, message)
     return _REPORT.sub(lambda m: _one(m, describe), message)

@@ -119,6 +119,28 @@ inline void on_free(uintptr_t user, uint64_t n) {
   if (on()) poison(user, (n + 7) & ~uint64_t(7), kFreed);
 }
 
+// The first byte of [a, a+n) that the shadow says is not addressable (and its shadow code):
+// false when the whole range is addressable.  One shadow byte per 8 bytes (granule) is read.
+inline bool first_bad(uintptr_t a, uint64_t n, uintptr_t* bad, unsigned char* code) {
+  if (!on() || n == 0) return false;
+  const uintptr_t end = a + n;
+  for (uintptr_t g = a & ~uintptr_t(7); g < end; g += 8) {
+    const signed char s = static_cast<signed char>(*shadow(g));
+    if (s == 0) continue;
+    const uintptr_t lo = g < a ? a : g;
+    if (s > 0 && lo < g + static_cast<uintptr_t>(s)) {
+      if (end <= g + static_cast<uintptr_t>(s)) return false;  // ends in the valid bytes
+      *bad = g + static_cast<uintptr_t>(s);
+      *code = *shadow(g + 8);
+      return true;
+    }
+    *bad = lo;
+    *code = s < 0 ? static_cast<unsigned char>(s) : *shadow(g + 8);
+    return true;
+  }
+  return false;
+}
+
 // The freed block a bad address falls in (the most recent one), for reports.
 inline bool freed_block(uintptr_t a, uintptr_t* user, uint64_t* n) {
   std::lock_guard<std::mutex> lock(quarantine_mu());

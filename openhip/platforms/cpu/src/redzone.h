@@ -452,6 +452,16 @@ inline bool describe(uintptr_t v, char* msg, int cap) {
   if (hi != t.begin()) {
     auto lo = std::prev(hi);
     const uint64_t end = lo->first + lo->second.nbytes;
+    if (v < end && openhip_memcheck::on() &&
+        *openhip_memcheck::shadow(v) == openhip_memcheck::kFreed) {
+      snprintf(msg, static_cast<size_t>(cap), "Address 0x%llx is %llu bytes inside a %llu-byte "
+               "block at 0x%llx that the memory pool holds for reuse: its array was freed (use "
+               "after free)", static_cast<unsigned long long>(v),
+               static_cast<unsigned long long>(v - lo->first),
+               static_cast<unsigned long long>(lo->second.nbytes),
+               static_cast<unsigned long long>(lo->first));
+      return true;
+    }
     if (v < end) {
       snprintf(msg, static_cast<size_t>(cap), "Address 0x%llx is %llu bytes inside the "
                "%llu-byte allocation at 0x%llx", static_cast<unsigned long long>(v),
@@ -478,6 +488,27 @@ inline bool describe(uintptr_t v, char* msg, int cap) {
              static_cast<unsigned long long>(best), static_cast<unsigned long long>(best_n));
   }
   return true;
+}
+
+// Memcheck mode: the memory pool's cache (openhip/runtime/pool.py).  freed != 0: the block's
+// array was released and the block went to the cache: its bytes are poisoned as freed, so a
+// use after `del` of a pooled array is reported; 0: the block is handed out again with its
+// first nbytes addressable.  0, or kInvalidValue (not a live allocation, beyond its capacity).
+inline int pool_mark(void* p, uint64_t nbytes, int freed) {
+  if (!openhip_memcheck::on()) return 0;
+  const uintptr_t user = reinterpret_cast<uintptr_t>(p);
+  std::lock_guard<std::mutex> lock(table_mu());
+  auto it = table().find(user);
+  if (it == table().end()) return kInvalidValue;
+  const Alloc& al = it->second;
+  const uint64_t cap = al.nbytes + al.tail;
+  if (freed) {
+    openhip_memcheck::on_free(user, al.nbytes);
+    return 0;
+  }
+  if (nbytes > cap) return kInvalidValue;
+  openhip_memcheck::on_resize(user, nbytes == 0 ? 1 : nbytes, cap);
+  return 0;
 }
 
 // The live allocations (address, size) into out[0..2*max), for the leak report; the count.

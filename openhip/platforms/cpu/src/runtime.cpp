@@ -1255,6 +1255,12 @@ EXPORT int ohcpu_memcheck_describe(uint64_t v, char* msg, int cap) {
   return openhip_redzone::describe(static_cast<uintptr_t>(v), msg, cap) ? 1 : 0;
 }
 
+// Memcheck mode: a pooled block went to the pool's cache (freed 1) or is handed out again with
+// nbytes addressable (freed 0); redzone.h pool_mark.
+EXPORT int ohcpu_memcheck_pool(void* p, uint64_t nbytes, int freed) {
+  return openhip_redzone::pool_mark(p, nbytes, freed);
+}
+
 // The live device allocations as (address, size) pairs into out (max pairs); their count.
 EXPORT uint64_t ohcpu_memcheck_live(uint64_t* out, uint64_t max) {
   return openhip_redzone::live(out, max);
@@ -1298,9 +1304,34 @@ int push_to(void* stream, Command* c) {
 }
 }  // namespace
 
+// Memcheck mode: a copy or memset whose device range leaves its allocation (or reads freed
+// memory) fails with hipErrorInvalidValue before anything is written; the message is a report
+// (openhip/tools/memcheck/report.py rewrites it).  Host memory is never poisoned.
+static int memcheck_range(const char* routine, const char* what, const void* p, uint64_t n) {
+  uintptr_t bad = 0;
+  unsigned char code = 0;
+  if (!openhip_memcheck::first_bad(reinterpret_cast<uintptr_t>(p), n, &bad, &code)) return 0;
+  char where[400] = "";
+  if (!openhip_redzone::describe(bad, where, sizeof where)) {
+    snprintf(where, sizeof where, "Address 0x%llx is not addressable",
+             static_cast<unsigned long long>(bad));
+  }
+  const char* kind = code == openhip_memcheck::kFreed  ? "use after free"
+                     : code == openhip_memcheck::kNull ? "null pointer"
+                                                       : "out of bounds";
+  return with_message(kInvalidValue, "memcheck: Invalid %s of %llu bytes by %s at 0x%llx (%s): %s",
+                      what, static_cast<unsigned long long>(n), routine,
+                      static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(p)), kind,
+                      where);
+}
+
 // stream == nullptr: synchronous, now, on the calling thread.
 EXPORT int ohcpu_memcpy(void* stream, void* dst, const void* src, uint64_t nbytes, int async) {
   if (int failed = failed_status(t_message, sizeof t_message)) return failed;
+  if (openhip_memcheck::on()) {
+    if (int rc = memcheck_range("hipMemcpy", "write", dst, nbytes)) return rc;
+    if (int rc = memcheck_range("hipMemcpy", "read", src, nbytes)) return rc;
+  }
   if (!async) {
     memmove(dst, src, nbytes);
     return kSuccess;
@@ -1315,6 +1346,9 @@ EXPORT int ohcpu_memcpy(void* stream, void* dst, const void* src, uint64_t nbyte
 
 EXPORT int ohcpu_memset(void* stream, void* dst, int value, uint64_t nbytes, int async) {
   if (int failed = failed_status(t_message, sizeof t_message)) return failed;
+  if (openhip_memcheck::on()) {
+    if (int rc = memcheck_range("hipMemset", "write", dst, nbytes)) return rc;
+  }
   if (!async) {
     memset(dst, value, nbytes);
     return kSuccess;
