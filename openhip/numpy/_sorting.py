@@ -4,7 +4,9 @@ A least-significant-digit radix sort over 8-bit digits (``kernels/sort.hip``): t
 become unsigned keys whose order is the sort order (floats: sign-flipped bits, every NaN the
 largest key, so NaNs sort last in both directions as numpy's sort puts them), then each pass
 counts digits per chunk, scans the counts and scatters every chunk in order — stable, and the
-same result whatever the thread count. Sorting along an axis sorts all rows at once: the row
+same result whatever the thread count. The first pass keys the elements as it reads them,
+the last writes the results (values, indices) directly, and a pass whose digit is the same
+for every element is skipped on the device. Sorting along an axis sorts all rows at once: the row
 number is the most significant key (extra passes over the argsort payload). ``argsort`` makes
 -0.0 equal to +0.0 so the permutation is exactly numpy's stable one; ``sort`` returns the
 values themselves (a -0.0 before an equal +0.0).
@@ -24,8 +26,8 @@ __all__ = ["sort", "argsort"]
 
 _KEY = {1: np.dtype(np.uint8), 2: np.dtype(np.uint16), 4: np.dtype(np.uint32),
         8: np.dtype(np.uint64)}
-_CHUNK_MIN = 4096
-_MAX_CHUNKS = 1024
+_CHUNK_MIN = 32768   # elements per chunk (one thread of a pass) at least
+_MAX_CHUNKS = 64     # chunks at most: each has 256 slots per pass, chunk-major
 
 
 def _check_sortable(x: ndarray, name: str) -> None:
@@ -36,47 +38,75 @@ def _check_sortable(x: ndarray, name: str) -> None:
         raise TypeError(f"{name}(): unsupported dtype {x.dtype}")
 
 
-def _exprs(dt: np.dtype, kdt: np.dtype, vdt: np.dtype) -> list[str]:
-    ct, ck, cv = ctype(dt), ctype(kdt), ctype(vdt)
-    out = [f"keyify<{ct},{ck},false>", f"keyify<{ct},{ck},true>", f"unkey<{ct},{ck}>",
-           f"iota<{cv}>", f"widen<{cv}>", "offsets_total", "offsets_scan"]
-    for row in ("false", "true"):
-        out.append(f"hist<{ck},{cv},{row}>")
-        for has in ("false", "true"):
-            if row == "true" and has == "false":
-                continue
-            out.append(f"scatter<{ck},{cv},{row},{has}>")
+def _passes(kdt: np.dtype, rows: int) -> list[tuple[bool, int]]:
+    """The passes of a sort: (row key, shift) each, least significant first."""
+    out = [(False, s) for s in range(0, kdt.itemsize * 8, 8)]
+    if rows > 1:
+        out += [(True, s) for s in range(0, int(rows - 1).bit_length(), 8)]
     return out
 
 
-def _radix(mod: Any, keys: Any, vals: Any, n: int, kdt: np.dtype, vdt: np.dtype,
-           rows: int, row_len: int, device: Any) -> tuple[Any, Any]:
-    """Sort ``keys`` (with payload ``vals`` if not None) in place order; returns the buffers
-    holding the result (the inputs or their alternates)."""
-    ck, cv = ctype(kdt), ctype(vdt)
-    nchunks = max(1, min(_MAX_CHUNKS, -(-n // _CHUNK_MIN)))
+def _scatter_expr(ct: str, ck: str, cv: str, first: bool, last: bool, row: bool, has: bool,
+                  arg: bool) -> str:
+    b = {True: "true", False: "false"}
+    return (f"scatter<{ct},{ck},{cv},{b[first]},{b[last]},{b[row]},{b[has]},"
+            f"{b[arg and first]}>")
+
+
+def _exprs(dt: np.dtype, kdt: np.dtype, vdt: np.dtype) -> list[str]:
+    """Every kernel of the sort family of ``dt`` (keys ``kdt``, payload ``vdt``): the first
+    pass's histogram (by value / by index), later passes' (key / row digit), the offsets, and
+    each scatter kind a sort can use (first / middle / last, key or row digit, with or
+    without a payload)."""
+    ct, ck, cv = ctype(dt), ctype(kdt), ctype(vdt)
+    out = [f"hist0<{ct},{ck},false>", f"hist0<{ct},{ck},true>", "offsets",
+           f"hist<{ck},{cv},false>", f"hist<{ck},{cv},true>"]
+    seen = set(out)
+    for first in (True, False):
+        for last in (True, False):
+            for row in (False, True):
+                for has in (False, True):
+                    if (row and (first or not has)) or (first and last and row):
+                        continue
+                    for arg in ((False, True) if first else (False,)):
+                        e = _scatter_expr(ct, ck, cv, first, last, row, has, arg)
+                        if e not in seen:
+                            seen.add(e)
+                            out.append(e)
+    return out
+
+
+def _radix(mod: Any, x: ndarray, n: int, dt: np.dtype, kdt: np.dtype, vdt: np.dtype,
+           rows: int, row_len: int, descending: bool, arg: bool, values: Any, indices: Any,
+           device: Any) -> None:
+    """Sort the C-contiguous ``x`` (``rows`` rows of ``row_len``) into ``values`` (the
+    sorted elements) and/or ``indices`` (int64, within each row); either may be None."""
+    ct, ck, cv = ctype(dt), ctype(kdt), ctype(vdt)
+    nchunks = max(1, min(_MAX_CHUNKS, n // _CHUNK_MIN))
     chunk = -(-n // nchunks)
     counts = scratch(256 * nchunks, np.uint32, device)
-    totals = scratch(256, np.uint64, device)
     offs = scratch(256 * nchunks, np.uint64, device)
-    k2 = scratch(n, kdt, device)
-    v2 = scratch(n, vdt, device) if vals is not None else None
-    has = "true" if vals is not None else "false"
-    passes: list[tuple[str, int]] = [("false", s) for s in range(0, kdt.itemsize * 8, 8)]
-    if rows > 1:
-        passes += [("true", s) for s in range(0, int(rows - 1).bit_length(), 8)]
-    total_fn = mod.get_function("offsets_total")
-    scan_fn = mod.get_function("offsets_scan")
-    for row, shift in passes:
-        h = mod.get_function(f"hist<{ck},{cv},{row}>")
-        sc = mod.get_function(f"scatter<{ck},{cv},{row},{has}>")
-        launch_1d(h, nchunks, (keys, vals, counts, n, chunk, nchunks, shift, row_len))
-        launch_1d(total_fn, 256, (counts, totals, nchunks))
-        launch_1d(scan_fn, 256, (counts, totals, offs, nchunks))
-        launch_1d(sc, nchunks, (keys, k2, vals, v2, offs, n, chunk, nchunks, shift, row_len))
-        keys, k2 = k2, keys
-        vals, v2 = v2, vals
-    return keys, vals
+    state = scratch(4, np.int32, device)
+    has = indices is not None or rows > 1
+    ka, kb = scratch(n, kdt, device), scratch(n, kdt, device)
+    va, vb = (scratch(n, vdt, device), scratch(n, vdt, device)) if has else (None, None)
+    passes = _passes(kdt, rows)
+    off_fn = mod.get_function("offsets")
+    desc = int(descending)
+    for p, (row, shift) in enumerate(passes):
+        first, last = p == 0, p == len(passes) - 1
+        if first:
+            h = mod.get_function(f"hist0<{ct},{ck},{'true' if arg else 'false'}>")
+            launch_1d(h, nchunks, (x, counts, n, chunk, nchunks, desc))
+        else:
+            h = mod.get_function(f"hist<{ck},{cv},{'true' if row else 'false'}>")
+            launch_1d(h, nchunks, (ka, kb, va, vb, state, counts, n, chunk, nchunks, shift,
+                                   row_len))
+        launch_1d(off_fn, 1, (counts, offs, state, n, nchunks, int(first)))
+        sc = mod.get_function(_scatter_expr(ct, ck, cv, first, last, row, has, arg))
+        launch_1d(sc, nchunks, (x, ka, kb, va, vb, state, offs, values if last else None,
+                                indices if last else None, n, chunk, nchunks, shift, row_len,
+                                desc))
 
 
 def _rows_last(x: ndarray, axis: int) -> tuple[ndarray, tuple[int, ...]]:
@@ -107,23 +137,12 @@ def sort_flat(x: ndarray, descending: bool, want_values: bool, want_indices: boo
     kdt = _KEY[x.dtype.itemsize]
     vdt = np.dtype(np.uint32) if n < 2**32 else np.dtype(np.uint64)
     mod = load("sort.hip", f"sort-{x.dtype.name}", _exprs(x.dtype, kdt, vdt), device=dev)
-    ct, ck, cv = ctype(x.dtype), ctype(kdt), ctype(vdt)
     values = empty_array(tuple(x.shape), x.dtype, dev) if want_values else None
     indices = empty_array(tuple(x.shape), np.dtype(np.int64), dev) if want_indices else None
     if n == 0:
         return values, indices
-    keys = scratch(n, kdt, dev)
-    arg = "true" if want_indices else "false"
-    launch_1d(mod.get_function(f"keyify<{ct},{ck},{arg}>"), n, (x, keys, n, int(descending)))
-    vals = None
-    if want_indices or rows > 1:
-        vals = scratch(n, vdt, dev)
-        launch_1d(mod.get_function(f"iota<{cv}>"), n, (vals, n))
-    keys, vals = _radix(mod, keys, vals, n, kdt, vdt, rows, row_len, dev)
-    if want_values:
-        launch_1d(mod.get_function(f"unkey<{ct},{ck}>"), n, (keys, values, n, int(descending)))
-    if want_indices:
-        launch_1d(mod.get_function(f"widen<{cv}>"), n, (vals, indices, n, row_len))
+    _radix(mod, x, n, x.dtype, kdt, vdt, rows, row_len, descending, want_indices, values,
+           indices, dev)
     return values, indices
 
 

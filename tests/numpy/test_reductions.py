@@ -215,10 +215,12 @@ def _gpu_sets():
                        "cols<CountNZ<unsigned char>,unsigned char,long long>",
                        "argrows<__half,true>", "argcombine<float,false>"],
         "sort.hip": (_sorting._exprs(f32, np.dtype("uint32"), np.dtype("uint32"))
-                     + ["keyify<__hip_bfloat16,unsigned short,true>",
-                        "unkey<__hip_bfloat16,unsigned short>",
-                        "keyify<long long,unsigned long long,false>",
-                        "scatter<unsigned long long,unsigned long long,true,true>"]),
+                     + ["hist0<__hip_bfloat16,unsigned short,true>",
+                        "scatter<__hip_bfloat16,unsigned short,unsigned int,"
+                        "true,true,false,true,true>",
+                        "hist0<long long,unsigned long long,false>",
+                        "scatter<long long,unsigned long long,unsigned long long,"
+                        "false,true,true,true,false>"]),
         "scan.hip": (_cumulative._exprs("sum", np.dtype("int8"), i64, i64)
                      + _cumulative._exprs("prod", bf, f32, bf)[:1]),
         "search.hip": ["nz_count<float>", "nz_write<__half>", "nz_scan",

@@ -1,18 +1,27 @@
 // openhip.numpy sort / argsort: a stable LSD radix sort over 8-bit digits, driven by
 // openhip/numpy/_sorting.py.
 //
-//   keyify<T, K, Arg>(x, keys, n, descending)   element -> unsigned key whose unsigned order
-//       is the sort order: floats get their sign bit flipped (all bits when negative), every
-//       NaN becomes the largest key (NaNs last, ascending or descending), descending inverts
-//       the other keys; for argsort (Arg) -0.0 becomes +0.0 so that equal values keep their
-//       order exactly as numpy's stable sort does.
-//   unkey<T, K>(keys, out, n, descending)       the inverse, for sort.
-//   iota<V>(v, n)                                v[i] = i (argsort's payload).
-//   hist<K, V, RowKey>(..)                       per chunk, the count of each digit value.
-//   offsets_total / offsets_scan                  the counts -> each chunk's first output
-//       slot per digit (digit-major exclusive scan: stable).
-//   scatter<K, V, RowKey, HasV>(..)               each chunk writes its elements, in order,
-//       to its slots: one pass of the LSD sort.
+// Keys: oh_key<T, K, Arg>(x, descending) maps an element to an unsigned key whose unsigned
+// order is the sort order: floats get their sign bit flipped (all bits when negative), every
+// NaN becomes the largest key (NaNs last, ascending or descending), descending inverts the
+// other keys; for argsort (Arg) -0.0 becomes +0.0 so that equal values keep their order
+// exactly as numpy's stable sort does. oh_unkey<T, K> is the inverse.
+//
+// One pass (digit) of the sort is three launches:
+//   hist0<T, K, Arg> / hist<K, V, RowKey>   per chunk, the count of each digit value (hist0
+//       reads the input elements themselves and keys them on the fly);
+//   offsets                                  one thread: the counts -> each chunk's first
+//       output slot per digit (digit-major exclusive scan: stable), and the pass state;
+//   scatter<T, K, V, First, Last, RowKey, HasV>   each chunk writes its elements, in order, to
+//       its slots. The First pass reads the input elements (keyed on the fly; the payload is
+//       the element's index, argsort's iota); the Last pass writes the results themselves
+//       (the values un-keyed, and/or the payload as int64 indices modulo the row length).
+//
+// The pass state (int st[3], written by offsets only): st[0] the buffer (0: a, 1: b) the
+// pass reads, st[1] whether the pass is trivial (every element has the same digit: the
+// permutation is the identity, so it is skipped — a plain copy when it is the last), st[2]
+// the buffer the next pass reads. Keys of a narrow range (small integers in int64, say) so
+// skip most of their passes, without the host reading anything back.
 //
 // Thread c owns the contiguous chunk [c * chunk, min(n, (c + 1) * chunk)) in hist and scatter,
 // so each pass is stable and its result independent of how threads are scheduled. Rows of a
@@ -79,94 +88,149 @@ __device__ __forceinline__ T oh_unkey(K k, bool descending) {
   return oh_unraw<T, K>(k);
 }
 
-template <class T, class K, bool Arg>
-__global__ void keyify(const T* __restrict__ x, K* __restrict__ keys, long long n,
-                       int descending) {
-  const oh_i64 i = oh_index();
-  if (i < n) keys[i] = oh_key<T, K, Arg>(x[i], descending != 0);
-}
-
-template <class T, class K>
-__global__ void unkey(const K* __restrict__ keys, T* __restrict__ out, long long n,
-                      int descending) {
-  const oh_i64 i = oh_index();
-  if (i < n) out[i] = oh_unkey<T, K>(keys[i], descending != 0);
-}
-
-template <class V>
-__global__ void iota(V* __restrict__ v, long long n) {
-  const oh_i64 i = oh_index();
-  if (i < n) v[i] = (V)i;
-}
-
 template <class K, class V, bool RowKey>
 __device__ __forceinline__ unsigned oh_digit(K k, V v, int shift, long long row_len) {
   if (RowKey) return (unsigned)(((unsigned long long)v / (unsigned long long)row_len) >> shift) & 255u;
   return (unsigned)(k >> shift) & 255u;
 }
 
-// counts[d * nchunks + c]: how many elements of chunk c have digit d
+// four interleaved histograms: a run of equal digits is not one chain of increments
+struct OhHist {
+  unsigned h[4][OH_RADIX];
+  __device__ __forceinline__ void clear() {
+    for (int j = 0; j < 4; ++j)
+      for (int d = 0; d < OH_RADIX; ++d) h[j][d] = 0;
+  }
+  __device__ __forceinline__ void store(unsigned* __restrict__ out) const {
+    for (int d = 0; d < OH_RADIX; ++d) out[d] = h[0][d] + h[1][d] + h[2][d] + h[3][d];
+  }
+};
+
+// counts[c * 256 + d]: how many elements of chunk c have digit d (of the first pass: the
+// lowest 8 bits of the key of x[i])
+template <class T, class K, bool Arg>
+__global__ void hist0(const T* __restrict__ x, unsigned* __restrict__ counts, long long n,
+                      long long chunk, long long nchunks, int descending) {
+  const oh_i64 c = oh_index();
+  if (c >= nchunks) return;
+  OhHist h;
+  h.clear();
+  const oh_i64 lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
+  const bool desc = descending != 0;
+  oh_i64 i = lo;
+  for (; i + 4 <= hi; i += 4) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j) ++h.h[j][(unsigned)oh_key<T, K, Arg>(x[i + j], desc) & 255u];
+  }
+  for (; i < hi; ++i) ++h.h[0][(unsigned)oh_key<T, K, Arg>(x[i], desc) & 255u];
+  h.store(counts + c * OH_RADIX);
+}
+
+// the same for a later pass, over the keys (payloads) the previous pass left in buffer st[2]
 template <class K, class V, bool RowKey>
-__global__ void hist(const K* __restrict__ keys, const V* __restrict__ vals,
-                     unsigned* __restrict__ counts, long long n, long long chunk,
-                     long long nchunks, int shift, long long row_len) {
+__global__ void hist(const K* __restrict__ ka, const K* __restrict__ kb,
+                     const V* __restrict__ va, const V* __restrict__ vb,
+                     const int* __restrict__ st, unsigned* __restrict__ counts, long long n,
+                     long long chunk, long long nchunks, int shift, long long row_len) {
   const oh_i64 c = oh_index();
   if (c >= nchunks) return;
-  unsigned h[OH_RADIX];
-  for (int d = 0; d < OH_RADIX; ++d) h[d] = 0;
+  const K* keys = st[2] ? kb : ka;
+  const V* vals = st[2] ? vb : va;
+  OhHist h;
+  h.clear();
   const oh_i64 lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
-  for (oh_i64 i = lo; i < hi; ++i)
-    ++h[oh_digit<K, V, RowKey>(RowKey ? (K)0 : keys[i], RowKey ? vals[i] : (V)0, shift, row_len)];
-  for (int d = 0; d < OH_RADIX; ++d) counts[d * nchunks + c] = h[d];
+  oh_i64 i = lo;
+  for (; i + 4 <= hi; i += 4) {
+#pragma unroll
+    for (int j = 0; j < 4; ++j)
+      ++h.h[j][oh_digit<K, V, RowKey>(RowKey ? (K)0 : keys[i + j], RowKey ? vals[i + j] : (V)0,
+                                       shift, row_len)];
+  }
+  for (; i < hi; ++i)
+    ++h.h[0][oh_digit<K, V, RowKey>(RowKey ? (K)0 : keys[i], RowKey ? vals[i] : (V)0, shift,
+                                    row_len)];
+  h.store(counts + c * OH_RADIX);
 }
 
-// totals[d] = sum over chunks of counts[d * nchunks + c]
-__global__ void offsets_total(const unsigned* __restrict__ counts,
-                              unsigned long long* __restrict__ totals, long long nchunks) {
-  const oh_i64 d = oh_index();
-  if (d >= OH_RADIX) return;
-  unsigned long long s = 0;
-  for (oh_i64 c = 0; c < nchunks; ++c) s += counts[d * nchunks + c];
-  totals[d] = s;
-}
-
-// offs[d * nchunks + c] = first output slot of chunk c's elements of digit d
-__global__ void offsets_scan(const unsigned* __restrict__ counts,
-                             const unsigned long long* __restrict__ totals,
-                             unsigned long long* __restrict__ offs, long long nchunks) {
-  const oh_i64 d = oh_index();
-  if (d >= OH_RADIX) return;
+// one thread: offs[c * 256 + d] = first output slot of chunk c's elements of digit d, and the
+// pass state (see the top of the file); first: the pass that reads the input elements
+__global__ void offsets(const unsigned* __restrict__ counts, unsigned long long* __restrict__ offs,
+                        int* __restrict__ st, long long n, long long nchunks, int first) {
+  if (oh_index() != 0) return;
   unsigned long long base = 0;
-  for (oh_i64 e = 0; e < d; ++e) base += totals[e];
-  for (oh_i64 c = 0; c < nchunks; ++c) {
-    offs[d * nchunks + c] = base;
-    base += counts[d * nchunks + c];
+  bool trivial = false;
+  for (int d = 0; d < OH_RADIX; ++d) {
+    unsigned long long tot = 0;
+    for (oh_i64 c = 0; c < nchunks; ++c) {
+      offs[c * OH_RADIX + d] = base + tot;
+      tot += counts[c * OH_RADIX + d];
+    }
+    trivial = trivial || tot == (unsigned long long)n;
+    base += tot;
+  }
+  if (first) {
+    st[0] = 0;
+    st[1] = 0;
+    st[2] = 0;
+  } else {
+    st[0] = st[2];
+    st[1] = trivial ? 1 : 0;
+    st[2] = trivial ? st[0] : 1 - st[0];
   }
 }
 
-template <class K, class V, bool RowKey, bool HasV>
-__global__ void scatter(const K* __restrict__ kin, K* __restrict__ kout,
-                        const V* __restrict__ vin, V* __restrict__ vout,
-                        const unsigned long long* __restrict__ offs, long long n,
-                        long long chunk, long long nchunks, int shift, long long row_len) {
+// one pass: chunk c's elements, in order, to their slots. First: the elements come from x
+// (keyed here; payload = index) into buffer a. Otherwise from buffer st[0] into the other.
+// Last: into the results (vout: the values, iout: the payload % row_len as int64; either may
+// be null), a plain copy when the pass is trivial.
+template <class T, class K, class V, bool First, bool Last, bool RowKey, bool HasV, bool Arg>
+__global__ void scatter(const T* __restrict__ x, K* __restrict__ ka, K* __restrict__ kb,
+                        V* __restrict__ va, V* __restrict__ vb, const int* __restrict__ st,
+                        const unsigned long long* __restrict__ offs, T* __restrict__ vout,
+                        long long* __restrict__ iout, long long n, long long chunk,
+                        long long nchunks, int shift, long long row_len, int descending) {
   const oh_i64 c = oh_index();
   if (c >= nchunks) return;
-  unsigned long long o[OH_RADIX];
-  for (int d = 0; d < OH_RADIX; ++d) o[d] = offs[d * nchunks + c];
-  const oh_i64 lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
-  for (oh_i64 i = lo; i < hi; ++i) {
-    const K k = kin[i];
-    const V v = HasV ? vin[i] : (V)0;
-    const unsigned long long j = o[oh_digit<K, V, RowKey>(k, v, shift, row_len)]++;
-    kout[j] = k;
-    if (HasV) vout[j] = v;
+  const bool desc = descending != 0;
+  const int src = First ? 0 : st[0];
+  const bool trivial = !First && st[1] != 0;
+  if (trivial && !Last) return;
+  const K* kin = src ? kb : ka;
+  const V* vin = src ? vb : va;
+  K* kout = src ? ka : kb;
+  V* vout2 = src ? va : vb;
+  if (First) {
+    kout = ka;
+    vout2 = va;
   }
-}
-
-// out[i] = (long long)v[i] (argsort's result) or v[i] % row_len (a batched argsort)
-template <class V>
-__global__ void widen(const V* __restrict__ v, long long* __restrict__ out, long long n,
-                      long long row_len) {
-  const oh_i64 i = oh_index();
-  if (i < n) out[i] = (long long)((unsigned long long)v[i] % (unsigned long long)row_len);
+  const oh_i64 lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
+  // row_len >= n: one row, the payload is the index itself
+  const bool modulo = row_len < n;
+  if (trivial) {  // the last pass, the identity permutation
+    for (oh_i64 i = lo; i < hi; ++i) {
+      if (vout) vout[i] = oh_unkey<T, K>(kin[i], desc);
+      if (HasV && iout) {
+        const unsigned long long v = (unsigned long long)vin[i];
+        iout[i] = (long long)(modulo ? v % (unsigned long long)row_len : v);
+      }
+    }
+    return;
+  }
+  unsigned long long o[OH_RADIX];
+  for (int d = 0; d < OH_RADIX; ++d) o[d] = offs[c * OH_RADIX + d];
+  for (oh_i64 i = lo; i < hi; ++i) {
+    const K k = First ? oh_key<T, K, Arg>(x[i], desc) : kin[i];
+    const V v = HasV ? (First ? (V)i : vin[i]) : (V)0;
+    const unsigned long long j = o[oh_digit<K, V, RowKey>(k, v, shift, row_len)]++;
+    if (Last) {
+      if (vout) vout[j] = oh_unkey<T, K>(k, desc);
+      if (HasV && iout) {
+        const unsigned long long u = (unsigned long long)v;
+        iout[j] = (long long)(modulo ? u % (unsigned long long)row_len : u);
+      }
+    } else {
+      kout[j] = k;
+      if (HasV) vout2[j] = v;
+    }
+  }
 }
