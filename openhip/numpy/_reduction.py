@@ -318,7 +318,7 @@ def reduce_into(x: Any, c: Canon, dtype_in: np.dtype, out: Any, dtype_out: np.dt
     family = f"reduce-{op}-{dtype_in.name}-{acc.name}-{dtype_out.name}"
     exprs = [f"{layout}<{s1},{ci},{co}>"]
     if parts > 1:
-        exprs = [f"{layout}<{s1},{ci},{ca}>", f"rows<{s2},{ca},{co}>"]
+        exprs = [f"{layout}<{s1},{ci},{ca}>", f"{layout}<{s2},{ca},{co}>"]
     mod = load("reduce.hip", family, _family_exprs(op, dtype_in, acc, dtype_out, aux_dtype),
                device=device)
     if parts == 1:
@@ -328,6 +328,11 @@ def reduce_into(x: Any, c: Canon, dtype_in: np.dtype, out: Any, dtype_out: np.dt
     partial = scratch(c.n_out * parts, acc, device)
     threads = _threads(c, layout, parts, tile)
     launch_1d(mod.get_function(exprs[0]), threads, (x, partial, aux, c.pack(parts)))
+    if layout == "cols":  # partials (parts, n_out): each part's outputs contiguous
+        c2 = Canon(((c.n_out, 1),), ((parts, c.n_out),), c.n_out, parts)
+        launch_1d(mod.get_function(exprs[1]), _threads(c2, "cols", 1, tile),
+                  (partial, out, aux, c2.pack(1, post, scale)))
+        return
     launch_1d(mod.get_function(exprs[1]), c.n_out,
               (partial, out, aux, c.pack(1, post, scale, kept=[(c.n_out, parts)],
                                          red=[(parts, 1)])))
@@ -347,8 +352,8 @@ def _family_exprs(op: str, ti: np.dtype, acc: np.dtype, to: np.dtype,
     ci, ca, co = ctype(ti), ctype(acc), ctype(to)
     out = []
     for layout in ("rows", "cols"):
-        out += [f"{layout}<{s1},{ci},{co}>", f"{layout}<{s1},{ci},{ca}>"]
-    out.append(f"rows<{s2},{ca},{co}>")
+        out += [f"{layout}<{s1},{ci},{co}>", f"{layout}<{s1},{ci},{ca}>",
+                f"{layout}<{s2},{ca},{co}>"]
     seen: list[str] = []
     for e in out:
         if e not in seen:

@@ -51,6 +51,10 @@ template <class R> __device__ __forceinline__ ohc<R> oh_sqrt(ohc<R> z) {  // pri
 }
 __device__ __forceinline__ float oh_sqrt(float a) { return sqrtf(a); }
 
+template <class A> struct oh_is_float { static const bool v = false; };
+template <> struct oh_is_float<float> { static const bool v = true; };
+template <> struct oh_is_float<double> { static const bool v = true; };
+
 template <class A> struct oh_lim {  // identities of min/max (integers)
   static __device__ __forceinline__ A lo() { return (A)(((A)-1) < (A)0 ? (A)1 << (sizeof(A) * 8 - 1) : (A)0); }
   static __device__ __forceinline__ A hi() { return (A)~lo(); }
@@ -76,6 +80,7 @@ template <class Ti, class A>
 struct Sum {
   typedef A Acc;
   static const bool pairwise = true;
+  static const bool ident_map = false;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
   static __device__ __forceinline__ A id() { return cvt<A>(0); }
@@ -88,9 +93,15 @@ struct Prod {
   static const bool pairwise = false;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
+  static const bool ident_map = true;  // map(v) is v when Ti is A
   static __device__ __forceinline__ A id() { return cvt<A>(1); }
   static __device__ __forceinline__ A map(Ti v, const State&) { return cvt<A>(v); }
-  static __device__ __forceinline__ A comb(A a, A b) { return oh_mul(a, b); }
+  // X: A, or a vector of A (the CPU platform's vector rows, reduce.hip)
+  template <class X>
+  static __device__ __forceinline__ X comb(X a, X b) { return oh_mul(a, b); }
+  static const bool fast_nan = false;
+  template <class X>
+  static __device__ __forceinline__ X fcomb(X a, X b) { return oh_mul(a, b); }
 };
 // max/min propagate NaN (a NaN operand wins), as numpy's maximum.reduce
 template <class Ti>
@@ -99,11 +110,17 @@ struct Max {
   static const bool pairwise = false;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
+  static const bool ident_map = true;
   static __device__ __forceinline__ Acc id() { return oh_lim<Acc>::lo(); }
   static __device__ __forceinline__ Acc map(Ti v, const State&) { return cvt<Acc>(v); }
   // b replaces a when b is greater or NaN; a NaN a stays (nothing is greater than it).
   // A bitwise | (no short circuit): the lane loops vectorise to compare + blend.
-  static __device__ __forceinline__ Acc comb(Acc a, Acc b) { return ((b > a) | (b != b)) ? b : a; }
+  template <class X>
+  static __device__ __forceinline__ X comb(X a, X b) { return ((b > a) | (b != b)) ? b : a; }
+  // comb without the NaN test (the CPU platform's vector rows detect NaN apart)
+  static const bool fast_nan = oh_is_float<Acc>::v;
+  template <class X>
+  static __device__ __forceinline__ X fcomb(X a, X b) { return (b > a) ? b : a; }
 };
 template <class Ti>
 struct Min {
@@ -111,15 +128,21 @@ struct Min {
   static const bool pairwise = false;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
+  static const bool ident_map = true;
   static __device__ __forceinline__ Acc id() { return oh_lim<Acc>::hi(); }
   static __device__ __forceinline__ Acc map(Ti v, const State&) { return cvt<Acc>(v); }
-  static __device__ __forceinline__ Acc comb(Acc a, Acc b) { return ((b < a) | (b != b)) ? b : a; }
+  template <class X>
+  static __device__ __forceinline__ X comb(X a, X b) { return ((b < a) | (b != b)) ? b : a; }
+  static const bool fast_nan = oh_is_float<Acc>::v;
+  template <class X>
+  static __device__ __forceinline__ X fcomb(X a, X b) { return (b < a) ? b : a; }
 };
 // all / any / count_nonzero: the truth of each element (NaN is true)
 template <class Ti>
 struct All {
   typedef int Acc;
   static const bool pairwise = false;
+  static const bool ident_map = false;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
   static __device__ __forceinline__ int id() { return 1; }
@@ -130,6 +153,7 @@ template <class Ti>
 struct Any {
   typedef int Acc;
   static const bool pairwise = false;
+  static const bool ident_map = false;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
   static __device__ __forceinline__ int id() { return 0; }
@@ -140,6 +164,7 @@ template <class Ti>
 struct CountNZ {
   typedef oh_i64 Acc;
   static const bool pairwise = false;
+  static const bool ident_map = false;
   struct State {};
   static __device__ __forceinline__ State state(const void*, oh_i64) { return State(); }
   static __device__ __forceinline__ oh_i64 id() { return 0; }
@@ -151,6 +176,7 @@ template <class Ti, class M, class A>
 struct SqDev {
   typedef A Acc;
   static const bool pairwise = true;
+  static const bool ident_map = false;
   struct State { M m; };
   static __device__ __forceinline__ State state(const void* aux, oh_i64 o) {
     State s;
