@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 import openhip as hip
+from openhip.runtime.bound import LaunchSequence
 
 from . import kernels
 from .gguf_file import GGUFModelFile, open_gguf
@@ -39,6 +40,54 @@ class Token:
 
 def _grid(n: int) -> int:
     return max(1, (n + _BLOCK - 1) // _BLOCK)
+
+
+def _input_arrays(tokens: Sequence[int], seqs: Sequence[int], positions: Sequence[int],
+                  n_ctx: int, rows: Sequence[int]) -> tuple[np.ndarray, ...]:
+    """The host arrays a forward pass reads: ids, seq, pos (int32), cache slot (int64), the
+    rows whose logits are computed (int32)."""
+    return (np.asarray(tokens, np.int32), np.asarray(seqs, np.int32),
+            np.asarray(positions, np.int32),
+            np.asarray(seqs, np.int64) * n_ctx + np.asarray(positions, np.int64),
+            np.asarray(rows, np.int32))
+
+
+class _DecodeStep:
+    """One token's forward pass through ``cache`` recorded as bound launches: its inputs live
+    in fixed device arrays (written before each replay), so every replay is the same launches
+    with the same packed arguments, and the logits land in the same array. Valid for one
+    cache and one attention split; the model records a new one when either changes."""
+
+    def __init__(self, model: Model, cache: KVCache, split: int, token: int,
+                 position: int) -> None:
+        self.cache, self.split = cache, split
+        host = _input_arrays([token], [0], [position], cache.n_ctx, [0])
+        self.inputs = tuple(hip.asarray(a) for a in host)
+        self.launches = LaunchSequence()
+        model._recording = self.launches
+        try:
+            self.logits = model._forward([token], [0], [position], cache, None, self.inputs)
+        finally:
+            model._recording = None
+        self.target = hip.zeros(1, np.int32)
+        self.logprob = hip.empty(1, np.float32)
+        self.logprob_launch = model._k("oh_logprob").bind(
+            1, _BLOCK, (self.logits, self.target, self.logprob, 1, model.n_vocab))
+
+    def replay(self, token: int, position: int) -> Any:
+        """The logits (device) after ``token`` at ``position``."""
+        ids, _, pos, slot, _ = self.inputs
+        ids.set(np.asarray([token], np.int32))
+        pos.set(np.asarray([position], np.int32))
+        slot.set(np.asarray([position], np.int64))  # sequence slot 0
+        self.launches()
+        return self.logits
+
+    def logprob_of(self, token: int) -> float:
+        """log-softmax of the current logits at ``token`` (the oh_logprob kernel)."""
+        self.target.set(np.asarray([token], np.int32))
+        self.logprob_launch()
+        return float(self.logprob.get()[0])
 
 
 class KVCache:
@@ -81,6 +130,9 @@ class Model:
         self._keep: list[Any] = []
         self._bufs: dict[tuple, Any] = {}
         self._fns: dict[str, Any] = {}
+        self._recording: LaunchSequence | None = None
+        self._step: _DecodeStep | None = None
+        self.replay_decode = True  # decode steps replay their recorded launches
         self._upload()
         self._build_kernels()
         self.cache = KVCache(h.n_layer, 1, n_ctx, h.n_kv * h.head_dim, self.cache_type_k,
@@ -197,9 +249,9 @@ class Model:
         N = w.nbytes // row_bytes(t, K)
         y = self._scratch(T * N, np.float32, out)
         if t.name in _Q8_TYPES:
-            self._k(f"oh_matmul_q8<{t.id}>")(_grid(N), _BLOCK, (w, xq, y, N, K, T))
+            self._run(f"oh_matmul_q8<{t.id}>", _grid(N), (w, xq, y, N, K, T))
         else:
-            self._k(f"oh_matmul<{t.id}>")(_grid(N), _BLOCK, (w, x, y, N, K, T))
+            self._run(f"oh_matmul<{t.id}>", _grid(N), (w, x, y, N, K, T))
         return y
 
     def _gate_up(self, p: str, x: Any, xq: Any, T: int) -> Any:
@@ -209,15 +261,15 @@ class Model:
         if gt.id != ut.id:
             g = self._matmul(p + "ffn_gate.weight", x, xq, T, h.dim, "g")
             u = self._matmul(p + "ffn_up.weight", x, xq, T, h.dim, "u")
-            self._k("oh_swiglu")(_grid(T * h.ffn), _BLOCK, (g, u, g, T * h.ffn))
+            self._run("oh_swiglu", _grid(T * h.ffn), (g, u, g, T * h.ffn))
             return g
         g = self._scratch(T * h.ffn, np.float32, "g")
         if gt.name in _Q8_TYPES:
-            self._k(f"oh_matmul_swiglu_q8<{gt.id}>")(_grid(h.ffn), _BLOCK,
-                                                    (gw, uw, xq, g, h.ffn, h.dim, T))
+            self._run(f"oh_matmul_swiglu_q8<{gt.id}>", _grid(h.ffn),
+                      (gw, uw, xq, g, h.ffn, h.dim, T))
         else:
-            self._k(f"oh_matmul_swiglu<{gt.id}>")(_grid(h.ffn), _BLOCK,
-                                                 (gw, uw, x, g, h.ffn, h.dim, T))
+            self._run(f"oh_matmul_swiglu<{gt.id}>", _grid(h.ffn),
+                      (gw, uw, x, g, h.ffn, h.dim, T))
         return g
 
     def _quant_q8(self, x: Any, T: int, K: int, out: str | None = None) -> Any:
@@ -226,13 +278,23 @@ class Model:
             return None
         nb = T * K // 32
         xq = self._scratch(nb * 34, np.uint8, out)
-        self._k("oh_quantize<8>")(_grid(nb), _BLOCK, (x, xq, nb))
+        self._run("oh_quantize<8>", _grid(nb), (x, xq, nb))
         return xq
 
+    def _run(self, name: str, grid: int, args: tuple) -> None:
+        """Launch kernel ``name`` over ``grid`` blocks; while a decode step is being recorded,
+        the launch is also kept bound (:meth:`openhip.Function.bind`) for its replays."""
+        fn = self._k(name)
+        fn(grid, _BLOCK, args)
+        if self._recording is not None:
+            self._recording.append(fn.bind(grid, _BLOCK, args))
+
     def _forward(self, tokens: list[int], seqs: list[int], positions: list[int],
-                 cache: KVCache, out_rows: list[int] | None) -> Any:
+                 cache: KVCache, out_rows: list[int] | None, inputs: tuple | None = None) -> Any:
         """Runs the tokens (each with its sequence slot and position) through the model,
-        writing K/V into ``cache``; returns the device logits of ``out_rows`` (all when None)."""
+        writing K/V into ``cache``; returns the device logits of ``out_rows`` (all when None).
+        ``inputs``: device arrays (ids, seq, pos, slot, out_rows) already holding them (a
+        recorded decode step's), else they are uploaded."""
         h = self.hparams
         T = len(tokens)
         # Every temporary lives until the pass has run: the pool may hand a freed block to a
@@ -240,22 +302,23 @@ class Model:
         keep: list[Any] = []
         self._keep = keep
         dim, hd, nh, nkv = h.dim, h.head_dim, h.n_head, h.n_kv
-        ids = self._upload_small(np.asarray(tokens, np.int32))
-        seq = self._upload_small(np.asarray(seqs, np.int32))
-        pos = self._upload_small(np.asarray(positions, np.int32))
-        slot = self._upload_small(np.asarray(seqs, np.int64) * cache.n_ctx + np.asarray(positions))
+        rows = list(range(T)) if out_rows is None else out_rows
+        if inputs is None:
+            inputs = tuple(self._upload_small(a) for a in _input_arrays(tokens, seqs, positions,
+                                                                        cache.n_ctx, rows))
+        ids, seq, pos, slot, out_idx = inputs
         et, ew = self.weights["token_embd.weight"]
         x = self._scratch(T * dim, np.float32, "x")
         nb = dim // et.block
-        self._k(f"oh_embed<{et.id}>")(_grid(T * nb), _BLOCK, (ew, ids, x, T, dim))
+        self._run(f"oh_embed<{et.id}>", _grid(T * nb), (ew, ids, x, T, dim))
         hbuf = self._scratch(T * dim, np.float32, "h")
         kt, vt = cache.kt, cache.vt
         scale = float(1.0 / np.sqrt(hd))
         split = self._n_split(T, max(positions) + 1)
         for layer in range(h.n_layer):
             p = f"blk.{layer}."
-            self._k("oh_rmsnorm")(_grid(T), _BLOCK, (x, self.vectors[p + "attn_norm.weight"],
-                                                     hbuf, None, T, dim, h.eps))
+            self._run("oh_rmsnorm", _grid(T), (x, self.vectors[p + "attn_norm.weight"], hbuf,
+                                               None, T, dim, h.eps))
             hq = self._quant_q8(hbuf, T, dim, "hq")
             q = self._matmul(p + "attn_q.weight", hbuf, hq, T, dim, "q")
             k = self._matmul(p + "attn_k.weight", hbuf, hq, T, dim, "k")
@@ -265,46 +328,41 @@ class Model:
                                      (v, "attn_v.bias", nkv * hd)):
                     b = self.vectors.get(p + bias)
                     if b is not None:
-                        self._k("oh_add_bias")(_grid(T * w), _BLOCK, (vec, b, w, T * w))
+                        self._run("oh_add_bias", _grid(T * w), (vec, b, w, T * w))
             for vec, heads in ((q, nh), (k, nkv)):
                 n = T * heads * (h.n_rot // 2)
-                self._k("oh_rope")(_grid(n), _BLOCK, (vec, pos, T, heads, hd, h.n_rot,
-                                                      h.rope_base, h.rope_scale, int(h.neox)))
+                self._run("oh_rope", _grid(n), (vec, pos, T, heads, hd, h.n_rot, h.rope_base,
+                                                h.rope_scale, int(h.neox)))
             w = nkv * hd
-            self._k(f"oh_kv_store<{kt.id}>")(_grid(T * (w // kt.block)), _BLOCK,
-                                             (k, cache.k[layer], slot, T, w))
-            self._k(f"oh_kv_store<{vt.id}>")(_grid(T * (w // vt.block)), _BLOCK,
-                                             (v, cache.v[layer], slot, T, w))
+            self._run(f"oh_kv_store<{kt.id}>", _grid(T * (w // kt.block)),
+                      (k, cache.k[layer], slot, T, w))
+            self._run(f"oh_kv_store<{vt.id}>", _grid(T * (w // vt.block)),
+                      (v, cache.v[layer], slot, T, w))
             att = self._scratch(T * nh * hd, np.float32, "att")
             if split > 1:
                 part = self._scratch(T * nh * split * (hd + 2), np.float32, "part")
-                self._k(f"oh_attention_split<{kt.id}, {vt.id}>")(
-                    _grid(T * nh * split), _BLOCK,
-                    (q, cache.k[layer], cache.v[layer], part, seq, pos, T, nh, nkv, hd,
-                     cache.n_ctx, scale, split))
-                self._k("oh_attention_merge")(_grid(T * nh), _BLOCK, (part, att, T * nh, hd,
-                                                                      split))
+                self._run(f"oh_attention_split<{kt.id}, {vt.id}>", _grid(T * nh * split),
+                          (q, cache.k[layer], cache.v[layer], part, seq, pos, T, nh, nkv, hd,
+                           cache.n_ctx, scale, split))
+                self._run("oh_attention_merge", _grid(T * nh), (part, att, T * nh, hd, split))
             else:
-                self._k(f"oh_attention<{kt.id}, {vt.id}>")(
-                    _grid(T * nh), _BLOCK,
-                    (q, cache.k[layer], cache.v[layer], att, seq, pos, T, nh, nkv, hd,
-                     cache.n_ctx, scale))
+                self._run(f"oh_attention<{kt.id}, {vt.id}>", _grid(T * nh),
+                          (q, cache.k[layer], cache.v[layer], att, seq, pos, T, nh, nkv, hd,
+                           cache.n_ctx, scale))
             aq = self._quant_q8(att, T, nh * hd, "aq")
             o = self._matmul(p + "attn_output.weight", att, aq, T, nh * hd, "o")
-            self._k("oh_residual")(_grid(T * dim), _BLOCK, (x, o, T * dim))
-            self._k("oh_rmsnorm")(_grid(T), _BLOCK, (x, self.vectors[p + "ffn_norm.weight"],
-                                                     hbuf, None, T, dim, h.eps))
+            self._run("oh_residual", _grid(T * dim), (x, o, T * dim))
+            self._run("oh_rmsnorm", _grid(T), (x, self.vectors[p + "ffn_norm.weight"], hbuf,
+                                               None, T, dim, h.eps))
             hq = self._quant_q8(hbuf, T, dim, "hq")
             g = self._gate_up(p, hbuf, hq, T)
             gq = self._quant_q8(g, T, h.ffn, "gq")
             d = self._matmul(p + "ffn_down.weight", g, gq, T, h.ffn, "o")
-            self._k("oh_residual")(_grid(T * dim), _BLOCK, (x, d, T * dim))
-        rows = list(range(T)) if out_rows is None else out_rows
+            self._run("oh_residual", _grid(T * dim), (x, d, T * dim))
         R = len(rows)
         hr = self._scratch(R * dim, np.float32)
-        self._k("oh_rmsnorm")(_grid(R), _BLOCK, (x, self.vectors["output_norm.weight"], hr,
-                                                 self._upload_small(np.asarray(rows, np.int32)), R,
-                                                 dim, h.eps))
+        self._run("oh_rmsnorm", _grid(R), (x, self.vectors["output_norm.weight"], hr,
+                                           out_idx, R, dim, h.eps))
         logits = self._matmul("output.weight", hr, self._quant_q8(hr, R, dim), R, dim)
         self.device.synchronize()
         self._keep = []
@@ -403,19 +461,38 @@ class Model:
         cache = self.cache
         n = len(ids)
         logits = self._forward(ids, [0] * n, list(range(n)), cache, [n - 1])
+        recorded: _DecodeStep | None = None  # the recorded step whose logits these are
         pos = n
         for step in range(max_tokens):
             row = logits.get()
             tid = sample(row, params, step)
-            lp = float(self._logprob_rows(logits, [tid], 1)[0])
+            if recorded is not None:
+                lp = recorded.logprob_of(tid)
+            else:
+                lp = float(self._logprob_rows(logits, [tid], 1)[0])
             text = decoder.decode(self.tokenizer.piece(tid))
             yield Token(tid, text, lp)
             if (stop_at_eos and tid == self.tokenizer.eos) or pos >= self.n_ctx or \
                     step + 1 == max_tokens:
                 break
-            logits = self._forward([tid], [0], [pos], cache, None)
+            logits, recorded = self._decode(tid, pos, cache)
             pos += 1
         cache.length[0] = pos
+
+    def _decode(self, token: int, position: int, cache: KVCache) -> tuple[Any, Any]:
+        """One decode step: the device logits after ``token`` at ``position`` and the
+        :class:`_DecodeStep` that made them (None when replays are off: a plain pass). The
+        step is recorded on first use and replayed after that (launched again with the same
+        packed arguments) while the cache and the attention split stay the same."""
+        if not self.replay_decode:
+            return self._forward([token], [0], [position], cache, None), None
+        split = self._n_split(1, position + 1)
+        st = self._step
+        if st is None or st.cache is not cache or st.split != split:
+            self._step = None
+            st = self._step = _DecodeStep(self, cache, split, token, position)
+            return st.logits, st
+        return st.replay(token, position), st
 
     def quantized_cache_types(self) -> tuple[str, str]:
         """The (K, V) cache type names."""
