@@ -10,7 +10,8 @@ often as needed for the cost of the platform call alone.
     seq = LaunchSequence([b, other])       # replayed in order: seq()
 
 The packed bytes hold the arguments' device addresses as they were when bound (a bound launch
-keeps the arrays it was given alive). A :class:`LaunchSequence` is the host-side form of a
+keeps the arrays it was given alive). While the profiler is on (it wraps ``Function.__call__``),
+bound launches go through the wrapper, so they are recorded as plain launches are. A :class:`LaunchSequence` is the host-side form of a
 captured graph: the same launches, in order, on every platform (on the CPU platform each is one
 native call that copies the packed bytes into the stream's queue).
 """
@@ -56,7 +57,13 @@ class BoundLaunch:
         self._names = {s.name: i for i, s in enumerate(packer.specs) if s.name}
 
     def __call__(self) -> None:
-        """Launch (on the bound stream; else the thread's current stream, as a plain launch)."""
+        """Launch (on the bound stream; else the thread's current stream, as a plain launch).
+        While a tool wraps the plain launch (``openhip prof``), it goes through the wrapper."""
+        cls = type(self.function)
+        if cls.__call__ is not cls._unwrapped_call:
+            self.function(self.grid, self.block, self._keep, shared_mem=self.shared_mem,
+                          stream=self.stream)
+            return
         stream = self.stream
         if stream is None and not _stream_stack():
             handle = None

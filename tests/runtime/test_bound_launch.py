@@ -131,3 +131,19 @@ def test_bound_stream(device, mod):
         k.bind(1, 16, (y, 1.0, 1.0, 16))()
     s.synchronize()
     assert np.array_equal(y.get(), np.full(16, 4.0, np.float32))
+
+
+def test_bound_launches_seen_by_the_profiler(device, mod, tmp_path):
+    k = mod.get_function("scale_add")
+    y = hip.asarray(np.ones(16, np.float32))
+    b = k.bind(1, 16, (y, 2.0, 0.0, 16))
+    with hip.profile(str(tmp_path / "t.json")):
+        b()
+        b()
+    b()  # after the session: the direct path again
+    assert np.array_equal(y.get(), np.full(16, 8.0, np.float32))
+    import json
+
+    events = json.loads((tmp_path / "t.json").read_text())
+    events = events["traceEvents"] if isinstance(events, dict) else events
+    assert sum(1 for e in events if e.get("name") == "scale_add" and e.get("ph") == "X") == 2
