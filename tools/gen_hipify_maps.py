@@ -77,6 +77,19 @@ OPENHIP_INCLUDES = {
     "cooperative_groups/reduce.h": "hip/cooperative_groups/hip_reduce.h",
     "cooperative_groups/scan.h": "hip/cooperative_groups/hip_scan.h",
 }
+#: Device types this HIPIFY snapshot maps to a name openhip's platforms do not define, or calls
+#: unsupported, that a later HIPIFY maps to the HIP 6 bfloat16 types (src/CUDA2HIP_Device_types.cpp,
+#: its newest stored version, the ``m["..."] = {...}`` form: ``__nv_bfloat16`` -> ``__hip_bfloat16``
+#: and the raw / 2-vector types supported). Every openhip platform's <hip/hip_bf16.h> declares them.
+#: (That version also maps ``__nv_fp8_e4m3``/``__NV_E4M3`` to the FNUZ formats, a different
+#: encoding: not taken; ``nv_bfloat16`` -> the ``hip_bfloat16`` class the CPU platform lacks: not
+#: taken.)
+DEVICE_TYPE_CORRECTIONS = {
+    "__nv_bfloat16": "__hip_bfloat16",
+    "__nv_bfloat16_raw": "__hip_bfloat16_raw",
+    "__nv_bfloat162": "__hip_bfloat162",
+    "__nv_bfloat162_raw": "__hip_bfloat162_raw",
+}
 #: Headers this HIPIFY snapshot maps to a path HIP does not install; later HIPIFY releases (and
 #: their tests) use the installed path. Replaces the snapshot's HIP name.
 INCLUDE_CORRECTIONS = {"nvrtc.h": "hip/hiprtc.h"}
@@ -274,6 +287,9 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
     includes: dict[str, tuple] = {}
     for row in rows:
         hip_name, flags = row["hip_name"], _flag_bits(row["flags"])
+        if row["kind"] == "device_type" and row["cuda_name"] in DEVICE_TYPE_CORRECTIONS:
+            hip_name = DEVICE_TYPE_CORRECTIONS[row["cuda_name"]]
+            flags &= ~_HIP_UNSUPPORTED_BITS
         if row["kind"] == "device_function" and row["cuda_name"] in provided:
             hip_name = row["cuda_name"]  # the name the probe found (HIP's may differ)
             flags = (flags & ~_HIP_UNSUPPORTED_BITS) | (1 << FLAGS.index("OPENHIP_PROVIDED"))
@@ -310,6 +326,7 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         "INCLUDES also maps cuda_bf16.h, cuda_fp8.h and cooperative_groups/{reduce,scan}.h\n"
         "(OPENHIP_INCLUDES in the generator: later HIPIFY maps them), and\n"
         "nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).\n"
+        "The __nv_bfloat16 types map to HIP's __hip_bfloat16 ones (DEVICE_TYPE_CORRECTIONS).\n"
         "CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.\n"
         "openhip.hipify.maps parses them once, on first use.\n"
         '"""\n',

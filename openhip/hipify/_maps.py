@@ -8,6 +8,7 @@ platform provides (tools/hipify_provided.txt): hip_name is the CUDA name itself.
 INCLUDES also maps cuda_bf16.h, cuda_fp8.h and cooperative_groups/{reduce,scan}.h
 (OPENHIP_INCLUDES in the generator: later HIPIFY maps them), and
 nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).
+The __nv_bfloat16 types map to HIP's __hip_bfloat16 ones (DEVICE_TYPE_CORRECTIONS).
 CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.
 openhip.hipify.maps parses them once, on first use.
 """
@@ -3639,11 +3640,11 @@ RENAMES = (
     '__half_raw\t__half_raw\t\t40\t1\t0\t5\n'
     '__half2\t__half2\t\t40\t1\t0\t5\n'
     '__half2_raw\t__half2_raw\t\t40\t1\t0\t5\n'
-    '__nv_bfloat16\thip_bfloat16\trocblas_bfloat16\t40\t1\t0\t5\n'
-    '__nv_bfloat16_raw\t__hip_bfloat16_raw\t\t40\t1\t1\t5\n'
-    '__nv_bfloat162\t__hip_bfloat162\t\t40\t1\t1\t5\n'
+    '__nv_bfloat16\t__hip_bfloat16\trocblas_bfloat16\t40\t1\t0\t5\n'
+    '__nv_bfloat16_raw\t__hip_bfloat16_raw\t\t40\t1\t0\t5\n'
+    '__nv_bfloat162\t__hip_bfloat162\t\t40\t1\t0\t5\n'
     'nv_bfloat162\thip_bfloat162\t\t40\t1\t1\t5\n'
-    '__nv_bfloat162_raw\t__hip_bfloat162_raw\t\t40\t1\t1\t5\n'
+    '__nv_bfloat162_raw\t__hip_bfloat162_raw\t\t40\t1\t0\t5\n'
     '__nv_fp8_storage_t\t__hip_fp8_storage_t\t\t40\t1\t1\t5\n'
     '__nv_fp8x2_storage_t\t__hip_fp8x2_storage_t\t\t40\t1\t1\t5\n'
     '__nv_fp8x4_storage_t\t__hip_fp8x4_storage_t\t\t40\t1\t1\t5\n'
