@@ -25,9 +25,14 @@ __all__ = ["asarray", "empty", "empty_like", "zeros", "zeros_like", "ones", "one
 FAMILY = Family("create", "create.hip", options=("-std=c++17", "-O2"))
 
 
+#: the builds of a dtype: the common fill/arange apart from the rest (a first use compiles less)
+_BUILDS = {"fill": "basic", "arange": "basic", "linspace": "more", "eye": "more", "tri": "more"}
+
+
 def _kernel(name: str, dt: np.dtype, device: Device):
-    exprs = tuple(f"{k}<{ctype(dt)}>" for k in ("fill", "arange", "linspace", "eye", "tri"))
-    return FAMILY.kernel(f"create.{dt.name}", exprs, f"{name}<{ctype(dt)}>", device)
+    build = _BUILDS[name]
+    exprs = tuple(f"{k}<{ctype(dt)}>" for k, b in _BUILDS.items() if b == build)
+    return FAMILY.kernel(f"create.{build}.{dt.name}", exprs, f"{name}<{ctype(dt)}>", device)
 
 
 def _resolve_device(device: Any) -> Device:

@@ -3,12 +3,18 @@
 Each function resolves the operands' dtypes by the standard's promotion rules
 (:mod:`._dtypes`), broadcasts their shapes, casts an operand whose dtype differs from the
 computation's (one cast kernel), and launches one kernel of kernels/elementwise.hip:
-``un/bi/tri<op, input type, output type, layout>``. Layout 0 (every array operand
-C-contiguous with the output's shape, scalars inline) vectorises on the CPU; layout 1 reads
-arbitrary byte strides (broadcasts are stride 0, transposes and slices are read in place).
+``un0/bi0/tri0<op, input type, output type>`` for layout 0 (every array operand C-contiguous
+with the output's shape, scalars inline; vectorises on the CPU), ``un3/...`` for layout 3 (two
+dimensions after collapsing, every array operand's inner stride its item size: a row vector
+broadcast over a matrix, row slices; vectorises too), ``un/bi/tri<..., layout>`` for layouts
+1 (arbitrary byte strides, n-D) and 2 (the same in two dimensions, a 2-D grid): broadcasts
+are stride 0, transposes and slices are read in place.
 
-Kernels are built per *group* of operations x dtype x layout (see ``GROUPS``), so one build
-serves e.g. add/subtract/multiply/... of float32. The launch plan of a call (kernel, shapes,
+Kernels are built per *group* of operations x dtype x layout (``Op.group``), so one build
+serves e.g. add/subtract/multiply/... of float32; the groups put the common operations
+(exp/log/sqrt, where/maximum/minimum/clip, isnan/isinf/isfinite/signbit) apart from the rarer
+ones, and a strided layout's build holds at most four operations of its group: a first use
+compiles fewer kernels. The launch plan of a call (kernel, shapes,
 strides) is memoised per (operation, dtypes, layouts), so a warm call costs a dict lookup, an
 allocation and a launch.
 """
@@ -99,8 +105,8 @@ for _n, _c, _a, _k in [("exp", "o_exp", 1, "fc"), ("expm1", "o_expm1", 1, "fc"),
                        ("log", "o_log", 1, "fc"), ("log1p", "o_log1p", 1, "fc"),
                        ("log2", "o_log2", 1, "fc"), ("log10", "o_log10", 1, "fc"),
                        ("sqrt", "o_sqrt", 1, "fc"), ("logaddexp", "o_logaddexp", 2, "f")]:
-    _op(_n, _c, _a, "exp", _k, "same", True)
-_op("pow", "o_pow", 2, "exp", _NUM)
+    _op(_n, _c, _a, "exp" if _n in ("exp", "log", "sqrt") else "exp2", _k, "same", True)
+_op("pow", "o_pow", 2, "exp2", _NUM)
 for _n in ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh",
            "acosh", "atanh"):
     _op(_n, "o_" + _n, 1, "trig", "fc", "same", True)
@@ -110,7 +116,7 @@ for _n, _c, _k, _r in [("floor", "o_floor", "f", "same"), ("ceil", "o_ceil", "f"
                        ("sign", "o_sign", _NUM, "same"), ("signbit", "o_signbit", "f", "bool"),
                        ("isnan", "o_isnan", "fc", "bool"), ("isinf", "o_isinf", "fc", "bool"),
                        ("isfinite", "o_isfinite", "fc", "bool")]:
-    _op(_n, _c, 1, "round", _k, _r)
+    _op(_n, _c, 1, "class" if _r == "bool" else "round", _k, _r)
 for _n, _c, _a, _k, _r in [("maximum", "o_max", 2, _REAL, "same"),
                            ("minimum", "o_min", 2, _REAL, "same"),
                            ("copysign", "o_copysign", 2, "f", "same"),
@@ -123,7 +129,8 @@ for _n, _c, _a, _k, _r in [("maximum", "o_max", 2, _REAL, "same"),
                            ("imag", "o_imag", 1, "c", "real"),
                            ("clip", "o_clip", 3, _REAL, "same"),
                            ("where", "o_where", 3, "b" + _NUM, "same")]:
-    _op(_n, _c, _a, "misc", _k, _r)
+    _op(_n, _c, _a, "select" if _n in ("maximum", "minimum", "clip", "where") else "misc",
+        _k, _r)
 
 _KINDNAME = {"b": "boolean", "i": "integer", "u": "unsigned integer", "f": "floating-point",
              "c": "complex floating-point"}
@@ -140,8 +147,8 @@ def _out_dtype(op: Op, dt: np.dtype) -> np.dtype:
 
 def _expr(op: Op, dt: np.dtype, layout: int) -> str:
     kind = ("un", "bi", "tri")[op.arity - 1]
-    if layout == 0:
-        return f"{kind}0<{op.cpp}, {ctype(dt)}, {ctype(_out_dtype(op, dt))}>"
+    if layout in (0, 3):
+        return f"{kind}{layout}<{op.cpp}, {ctype(dt)}, {ctype(_out_dtype(op, dt))}>"
     return f"{kind}<{op.cpp}, {ctype(dt)}, {ctype(_out_dtype(op, dt))}, {layout}>"
 
 
@@ -162,10 +169,17 @@ def _group_exprs(group: str, dt: np.dtype, layout: int) -> tuple[str, ...]:
 
 def _kernel(op: Op, dt: np.dtype, layout: int, device: Any):
     exprs = _group_exprs(op.group, dt, layout)
-    return FAMILY.kernel(f"{op.group}.{dt.name}.{_LAYOUT_NAME[layout]}", exprs,
-                         _expr(op, dt, layout), device)
+    expr = _expr(op, dt, layout)
+    variant = f"{op.group}.{dt.name}.{_LAYOUT_NAME[layout]}"
+    if layout:  # strided layouts are rarer: a build holds at most _STRIDED_BUILD of the group
+        part = exprs.index(expr) // _STRIDED_BUILD
+        exprs = exprs[part * _STRIDED_BUILD:(part + 1) * _STRIDED_BUILD]
+        variant += str(part)
+    return FAMILY.kernel(variant, exprs, expr, device)
 
 
+#: kernels per build of a strided layout (a script uses few of them; each costs compile time)
+_STRIDED_BUILD = 4
 _LAYOUT_NAME = "cs2r"  # 0 contiguous, 1 strided n-D, 2 strided 2-D, 3 2-D with contiguous rows
 #: the most elements one launch of a layout-0 kernel covers (its index is an int): larger
 #: launches are split into pieces with the operands' pointers advanced
@@ -189,8 +203,8 @@ def _launch_flat(k: Any, a: OhArgs, n: int, itemsizes: list[int]) -> None:
 
 # ---- casts -------------------------------------------------------------------------------
 def _cast_kernel(src: np.dtype, dst: np.dtype, layout: int, device: Any):
-    if layout == 0:
-        expr = f"un0<o_copy, {ctype(src)}, {ctype(dst)}>"
+    if layout in (0, 3):
+        expr = f"un{layout}<o_copy, {ctype(src)}, {ctype(dst)}>"
     else:
         expr = f"un<o_copy, {ctype(src)}, {ctype(dst)}, {layout}>"
     return FAMILY.kernel(f"cast.{src.name}.{dst.name}.{_LAYOUT_NAME[layout]}", (expr,), expr,
@@ -208,7 +222,8 @@ def _cast_into(out: ndarray, x: ndarray) -> None:
     a.ptr[0] = out.data.ptr
     a.ptr[1] = x.data.ptr
     if layout:
-        layout, grid = _fill_strided(a, out.shape, strides)
+        layout, grid = _fill_strided(a, out.shape, strides,
+                                     [out.dtype.itemsize, x.dtype.itemsize])
     k = _cast_kernel(x.dtype, out.dtype, layout, out.device)
     if layout == 0:
         _launch_flat(k, a, out.size, [out.dtype.itemsize, x.dtype.itemsize])
@@ -281,10 +296,13 @@ def _bstrides(x: ndarray, shape: tuple[int, ...]) -> list[int]:
     return st
 
 
-def _fill_strided(a: OhArgs, shape: tuple[int, ...], strides: list[list[int]]
+def _fill_strided(a: OhArgs, shape: tuple[int, ...], strides: list[list[int]],
+                  itemsizes: list[int | None] | None = None
                   ) -> tuple[int, tuple[int, int, int] | None]:
     """Fill a strided layout; (2, its grid) when it collapses to at most two dimensions,
-    else (1, None) (the n-D layout, 1-D grid)."""
+    else (1, None) (the n-D layout, 1-D grid). With ``itemsizes`` (operand k's element size,
+    None for an inline scalar), (3, its grid) when moreover every array operand's inner stride
+    is its element size (the row layout: a row vector broadcast, row slices)."""
     shp, sts = collapse(shape, strides)
     if len(shp) <= 2:
         while len(shp) < 2:
@@ -296,7 +314,9 @@ def _fill_strided(a: OhArgs, shape: tuple[int, ...], strides: list[list[int]]
             a.shape[d] = shp[d]
             for k, st in enumerate(sts):
                 a.strides[k][d] = st[d]
-        return 2, grid2d(shp[0], shp[1])
+        rows = itemsizes is not None and shp[0] < 2**31 and shp[1] < 2**31 and all(
+            size is None or st[1] == size for st, size in zip(sts, itemsizes, strict=True))
+        return (3 if rows else 2), grid2d(shp[0], shp[1])
     _fill_layout(a, shape, strides)
     return 1, None
 
@@ -427,7 +447,11 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None) -> nda
             _set_scalar(a, k, v, want, op.name)
             strides.append([0] * len(shape))
     a.smask = smask
-    layout, plan.grid = (0, None) if contig_ok else _fill_strided(a, shape, strides)
+    layout, plan.grid = (0, None) if contig_ok else _fill_strided(
+        a, shape, strides, [odt.itemsize] + [
+            None if (smask >> k) & 1 else
+            (D.bool if (op.name == "where" and k == 1) else dt).itemsize
+            for k in range(1, len(conv) + 1)])
     plan.itemsizes = [odt.itemsize] + [
         (D.bool if (op.name == "where" and k == 1) else dt).itemsize
         for k in range(1, len(conv) + 1)] if layout == 0 else None

@@ -23,12 +23,11 @@ __all__ = ["broadcast_arrays", "broadcast_to", "concat", "expand_dims", "flip", 
 
 FAMILY = Family("index", "index.hip", options=("-std=c++17",))  # -O3
 SIZES = (1, 2, 4, 8, 16)
-#: the builds of the index family: each serves every element size
-_VARIANTS = {
-    "copy": tuple(f"copy_s<{s}>" for s in SIZES) + tuple(f"copy_s2<{s}>" for s in SIZES),
-    "gather": tuple(f"gather<{s}>" for s in SIZES) + tuple(f"scatter<{s}>" for s in SIZES),
-    "mask": ("mask_count", "mask_index"),
-}
+#: the builds of the index family: one per kernel and element size (a script uses one or two
+#: sizes of a few of them; each kernel compiled costs a user about 0.1-0.3 s on its first use)
+_VARIANTS = {f"{k}.{s}": (f"{k}<{s}>",) for k in ("copy_s", "copy_s2", "gather", "scatter")
+             for s in SIZES}
+_VARIANTS["mask"] = ("mask_count", "mask_index")
 _EXPRS = tuple(e for v in _VARIANTS.values() for e in v)
 _VARIANT_OF = {e: v for v, exprs in _VARIANTS.items() for e in exprs}
 

@@ -67,10 +67,68 @@ __global__ void tri0(OhArgs a) {
   const L1* __restrict__ x = (const L1*)a.ptr[1];
   const L* __restrict__ y = (const L*)a.ptr[2];
   const L* __restrict__ z = (const L*)a.ptr[3];
-  const C1 xv = (sm & 2) ? ld<T1>((const char*)a.scal[1]) : cvt<C1>(x[i]);
+  const C1 xv = cvt<C1>(x[i]);  // operand 1 is an array (where's condition, clip's x)
   const C yv = (sm & 4) ? ld<Ti>((const char*)a.scal[2]) : cvt<C>(y[i]);
   const C zv = (sm & 8) ? ld<Ti>((const char*)a.scal[3]) : cvt<C>(z[i]);
   out[i] = cvt<To>(Op::f(xv, yv, zv));
+}
+
+// layout 3: shape[0] rows x shape[1] columns (each < 2^31) over the 2-D grid; every array
+// operand's column stride is its item size, strides[k][0] (bytes) its row stride.
+__device__ __forceinline__ bool oh_rc3(const OhArgs& a, int* r, int* c) {
+  *c = blockIdx.x * blockDim.x + threadIdx.x;
+  *r = (int)(blockIdx.z * gridDim.y + blockIdx.y);
+  return *c < (int)a.shape[1] && *r < (int)a.shape[0];
+}
+
+template <class Op, class Ti, class To>
+__global__ void un3(OhArgs a) {
+  typedef typename oh_ct<Ti>::C C;
+  int r, c;
+  if (!oh_rc3(a, &r, &c)) return;
+  To* __restrict__ out = (To*)(a.ptr[0] + r * a.strides[0][0]);
+  const typename oh_ldt<Ti>::T* __restrict__ x =
+      (const typename oh_ldt<Ti>::T*)(a.ptr[1] + r * a.strides[1][0]);
+  out[c] = cvt<To>(Op::f(cvt<C>(x[c])));
+}
+
+template <class Op, class Ti, class To>
+__global__ void bi3(OhArgs a) {
+  typedef typename oh_ct<Ti>::C C;
+  typedef typename oh_ldt<Ti>::T L;
+  int r, c;
+  if (!oh_rc3(a, &r, &c)) return;
+  const int sm = a.smask;
+  To* __restrict__ out = (To*)(a.ptr[0] + r * a.strides[0][0]);
+  const L* __restrict__ x = (const L*)(a.ptr[1] + r * a.strides[1][0]);
+  const L* __restrict__ y = (const L*)(a.ptr[2] + r * a.strides[2][0]);
+  if (sm & 2) {
+    out[c] = cvt<To>(Op::f(ld<Ti>((const char*)a.scal[1]), cvt<C>(y[c])));
+  } else if (sm & 4) {
+    out[c] = cvt<To>(Op::f(cvt<C>(x[c]), ld<Ti>((const char*)a.scal[2])));
+  } else {
+    out[c] = cvt<To>(Op::f(cvt<C>(x[c]), cvt<C>(y[c])));
+  }
+}
+
+template <class Op, class Ti, class To>
+__global__ void tri3(OhArgs a) {
+  typedef typename oh_ct<Ti>::C C;
+  typedef typename Op::template first<Ti>::T T1;
+  typedef typename oh_ct<T1>::C C1;
+  typedef typename oh_ldt<T1>::T L1;
+  typedef typename oh_ldt<Ti>::T L;
+  int r, c;
+  if (!oh_rc3(a, &r, &c)) return;
+  const int sm = a.smask;
+  To* __restrict__ out = (To*)(a.ptr[0] + r * a.strides[0][0]);
+  const L1* __restrict__ x = (const L1*)(a.ptr[1] + r * a.strides[1][0]);
+  const L* __restrict__ y = (const L*)(a.ptr[2] + r * a.strides[2][0]);
+  const L* __restrict__ z = (const L*)(a.ptr[3] + r * a.strides[3][0]);
+  const C1 xv = cvt<C1>(x[c]);  // operand 1 is an array (where's condition, clip's x)
+  const C yv = (sm & 4) ? ld<Ti>((const char*)a.scal[2]) : cvt<C>(y[c]);
+  const C zv = (sm & 8) ? ld<Ti>((const char*)a.scal[3]) : cvt<C>(z[c]);
+  out[c] = cvt<To>(Op::f(xv, yv, zv));
 }
 
 template <class Op, class Ti, class To, int L>
