@@ -139,3 +139,16 @@ def test_compilation_database_test(tmp_path):
     score = scorer.score_file(tmp_path / "cd.cu", tmp_path)
     assert score.passed and score.found == 2
     assert not (tmp_path / "compile_commands.json").exists()  # written in the copy only
+
+
+@pytest.mark.parametrize("path,runs", [
+    ("headers/headers_test_09.cu", False),            # lit: CUDA >= 12 runs headers_test_09_12000.cu
+    ("headers/headers_test_09_12000.cu", True),
+    ("libraries/cuBLAS/cublas_0_based_indexing.cu", False),
+    ("libraries/cuBLAS/cublas_0_based_indexing_v2.cu", True),
+    ("synthetic/libraries/cusparse2rocsparse_before_12000.cu", False),
+    ("synthetic/libraries/cusparse2rocsparse_12000.cu", True),
+    ("libraries/cuSPARSE/cuSPARSE_12.cu", False),     # lit: CUDA > 10
+])
+def test_lit_cuda12_excludes(path, runs):
+    assert scorer.lit_runs_with_cuda12(path) is runs
