@@ -47,3 +47,25 @@ __device__ __forceinline__ double ohr_s_normal(ohr_stream& s) {
   return z0;
 }
 
+
+// ---- array-valued parameters ---------------------------------------------------------------
+// The *_a kernels read P parameter arrays broadcast against the output (numpy's rules): desc =
+// {ndim, shape[0..ndim-1], strides[0][0..ndim-1], ..., strides[P-1][0..ndim-1]} in elements,
+// C order, a stride of 0 along a broadcast dimension; the Python side (random/_params.py)
+// collapses the dimensions first, so an output with parameters of its own shape has ndim 1.
+template <int P>
+__device__ __forceinline__ void ohr_param_offsets(const long long* desc, unsigned long long i,
+                                                  long long* off) {
+  const int nd = (int)desc[0];
+  if (nd == 1) {
+    for (int k = 0; k < P; ++k) off[k] = (long long)i * desc[2 + k];
+    return;
+  }
+  for (int k = 0; k < P; ++k) off[k] = 0;
+  for (int d = nd - 1; d >= 0; --d) {
+    const unsigned long long extent = (unsigned long long)desc[1 + d];
+    const unsigned long long idx = i % extent;
+    i /= extent;
+    for (int k = 0; k < P; ++k) off[k] += (long long)idx * desc[1 + nd + k * nd + d];
+  }
+}

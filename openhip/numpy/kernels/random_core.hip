@@ -87,19 +87,73 @@ __global__ void ohr_normal(unsigned int k0, unsigned int k1, unsigned int c0, un
   OHR_VECTOR_STORE(z);
 }
 
+// -log(u) for the block's PER values, u in (0, 1].
+__device__ __forceinline__ void ohr_neglogs(const ohr_block& b, float*, double* e) {
+  for (int j = 0; j < 4; ++j) e[j] = -ohr_log(ohr_u01_open0_32(b.w[j]));
+}
+__device__ __forceinline__ void ohr_neglogs(const ohr_block& b, double*, double* e) {
+  e[0] = -ohr_log(ohr_u01_open0_64(((unsigned long long)b.w[1] << 32) | b.w[0]));
+  e[1] = -ohr_log(ohr_u01_open0_64(((unsigned long long)b.w[3] << 32) | b.w[2]));
+}
+
 // scale * -log(u), u in (0, 1].
 template <typename T>
 __global__ void ohr_exponential(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
     unsigned int c2, unsigned int c3, T* out, unsigned long long n, double scale) {
   OHR_VECTOR_PROLOGUE(T);
+  double d[PER];
   T e[PER];
-  if (PER == 4) {
-    for (int j = 0; j < PER; ++j) e[j] = (T)ohr_mul(-ohr_log(ohr_u01_open0_32(b.w[j])), scale);
-  } else {
-    e[0] = (T)ohr_mul(-ohr_log(ohr_u01_open0_64(((unsigned long long)b.w[1] << 32) | b.w[0])), scale);
-    e[PER - 1] = (T)ohr_mul(-ohr_log(ohr_u01_open0_64(((unsigned long long)b.w[3] << 32) | b.w[2])), scale);
-  }
+  ohr_neglogs(b, e, d);
+  for (int j = 0; j < PER; ++j) e[j] = (T)ohr_mul(d[j], scale);
   OHR_VECTOR_STORE(e);
+}
+
+// ---- the same with array-valued parameters (random_common.h: ohr_param_offsets) ------------
+// Same words, same layout and the same arithmetic as the scalar kernels: an array filled with
+// one value gives the bits of that scalar.
+#define OHR_VECTOR_EACH(P)                                                           \
+  for (int j = 0; j < PER; ++j) {                                                   \
+    const unsigned long long idx = j * nb + t;                                      \
+    if (idx >= n) break;                                                            \
+    long long o[P];                                                                 \
+    ohr_param_offsets<P>(desc, idx, o);
+
+template <typename T>
+__global__ void ohr_uniform_a(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, T* out, unsigned long long n, const double* low,
+    const double* high, const long long* desc) {
+  OHR_VECTOR_PROLOGUE(T);
+  T u[PER];
+  ohr_uniforms(b, u);
+  OHR_VECTOR_EACH(2)
+    const double lo = low[o[0]], scale = high[o[1]] - lo;
+    out[idx] = (lo == 0.0 && scale == 1.0) ? u[j] : (T)fma((double)u[j], scale, lo);
+  }
+}
+
+template <typename T>
+__global__ void ohr_normal_a(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, T* out, unsigned long long n, const double* loc,
+    const double* scale, const long long* desc) {
+  OHR_VECTOR_PROLOGUE(T);
+  T z[PER];
+  ohr_normals(b, z);
+  OHR_VECTOR_EACH(2)
+    const double mu = loc[o[0]], sigma = scale[o[1]];
+    out[idx] = (mu == 0.0 && sigma == 1.0) ? z[j] : (T)fma((double)z[j], sigma, mu);
+  }
+}
+
+template <typename T>
+__global__ void ohr_exponential_a(unsigned int k0, unsigned int k1, unsigned int c0,
+    unsigned int c1, unsigned int c2, unsigned int c3, T* out, unsigned long long n,
+    const double* scale, const long long* desc) {
+  OHR_VECTOR_PROLOGUE(T);
+  double d[PER];
+  ohr_neglogs(b, (T*)nullptr, d);
+  OHR_VECTOR_EACH(1)
+    out[idx] = (T)ohr_mul(d[j], scale[o[0]]);
+  }
 }
 
 // 64-bit keys for permutations: element i's key is its stream's first 64 bits.

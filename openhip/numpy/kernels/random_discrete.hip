@@ -10,19 +10,11 @@
 #include <hip/hip_runtime.h>
 #include "random_common.h"
 
-// low + an unbiased integer in [0, m) (m == 0: all 2^64 values): Lemire's multiply-and-reject.
-template <typename T>
-__global__ void ohr_integers(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
-    unsigned int c2, unsigned int c3, T* out, unsigned long long n, unsigned long long low,
-                             unsigned long long m) {
-  const unsigned long long i = ohr_tid();
-  if (i >= n) return;
-  OHR_KC_ARRAY;
-  ohr_stream s = ohr_stream_open(kc, i, 0);
-  unsigned long long r;
-  if (m == 0) {
-    r = ohr_next64(s);
-  } else if (m <= 0x100000000ull) {
+// An unbiased integer in [0, m) (m == 0: all 2^64 values) from stream s: Lemire's
+// multiply-and-reject.
+__device__ __forceinline__ unsigned long long ohr_s_integer(ohr_stream& s, unsigned long long m) {
+  if (m == 0) return ohr_next64(s);
+  if (m <= 0x100000000ull) {
     unsigned long long x = ohr_next32(s);
     unsigned long long mm = x * m;
     unsigned int l = (unsigned int)mm;
@@ -34,22 +26,51 @@ __global__ void ohr_integers(unsigned int k0, unsigned int k1, unsigned int c0, 
         l = (unsigned int)mm;
       }
     }
-    r = mm >> 32;
-  } else {
-    unsigned long long x = ohr_next64(s);
-    unsigned long long lo = x * m;
-    unsigned long long hi = __umul64hi(x, m);
-    if (lo < m) {
-      const unsigned long long th = (0ull - m) % m;
-      while (lo < th) {
-        x = ohr_next64(s);
-        lo = x * m;
-        hi = __umul64hi(x, m);
-      }
-    }
-    r = hi;
+    return mm >> 32;
   }
-  out[i] = (T)(low + r);
+  unsigned long long x = ohr_next64(s);
+  unsigned long long lo = x * m;
+  unsigned long long hi = __umul64hi(x, m);
+  if (lo < m) {
+    const unsigned long long th = (0ull - m) % m;
+    while (lo < th) {
+      x = ohr_next64(s);
+      lo = x * m;
+      hi = __umul64hi(x, m);
+    }
+  }
+  return hi;
+}
+
+// low + an unbiased integer in [0, m), element i from its own stream.
+template <typename T>
+__global__ void ohr_integers(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, T* out, unsigned long long n, unsigned long long low,
+                             unsigned long long m) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  OHR_KC_ARRAY;
+  ohr_stream s = ohr_stream_open(kc, i, 0);
+  out[i] = (T)(low + ohr_s_integer(s, m));
+}
+
+// Array-valued bounds, read broadcast (random_common.h): element i in [low, high) (endpoint:
+// [low, high]); the bounds are 64-bit two's complement words (int64 or uint64 arrays), checked
+// by the Python side (low < high, inside T's range).
+template <typename T>
+__global__ void ohr_integers_a(unsigned int k0, unsigned int k1, unsigned int c0,
+    unsigned int c1, unsigned int c2, unsigned int c3, T* out, unsigned long long n,
+    const unsigned long long* low, const unsigned long long* high, const long long* desc,
+    unsigned int endpoint) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  OHR_KC_ARRAY;
+  long long o[2];
+  ohr_param_offsets<2>(desc, i, o);
+  const unsigned long long lo = low[o[0]];
+  const unsigned long long m = high[o[1]] - lo + (endpoint ? 1ull : 0ull);
+  ohr_stream s = ohr_stream_open(kc, i, 0);
+  out[i] = (T)(lo + ohr_s_integer(s, m));
 }
 
 // Ranges of at most 2^32 values, the fast way: thread t turns the four words of the block at
@@ -93,12 +114,7 @@ __global__ void ohr_integers_redo(unsigned int k0, unsigned int k1, unsigned int
 }
 
 // Poisson: multiplication (lam < 10), PTRS (Hoermann 1993) above, as numpy's.
-__global__ void ohr_poisson(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
-    unsigned int c2, unsigned int c3, long long* out, unsigned long long n, double lam) {
-  const unsigned long long i = ohr_tid();
-  if (i >= n) return;
-  OHR_KC_ARRAY;
-  ohr_stream s = ohr_stream_open(kc, i, 0);
+__device__ long long ohr_s_poisson(ohr_stream& s, double lam) {
   long long k = 0;
   if (lam == 0.0) {
     k = 0;
@@ -127,7 +143,28 @@ __global__ void ohr_poisson(unsigned int k0, unsigned int k1, unsigned int c0, u
           fma((double)k, loglam, -lam) - ohr_loggam((double)k + 1.0)) break;
     }
   }
-  out[i] = k;
+  return k;
+}
+
+__global__ void ohr_poisson(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, long long* out, unsigned long long n, double lam) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  OHR_KC_ARRAY;
+  ohr_stream s = ohr_stream_open(kc, i, 0);
+  out[i] = ohr_s_poisson(s, lam);
+}
+
+__global__ void ohr_poisson_a(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, long long* out, unsigned long long n, const double* lam,
+    const long long* desc) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  OHR_KC_ARRAY;
+  long long o[1];
+  ohr_param_offsets<1>(desc, i, o);
+  ohr_stream s = ohr_stream_open(kc, i, 0);
+  out[i] = ohr_s_poisson(s, lam[o[0]]);
 }
 
 // Binomial: inversion for n*p <= 30, BTPE (Kachitvichyanukul and Schmeiser 1988) above, on
@@ -225,6 +262,15 @@ __device__ long long ohr_binomial_btpe(ohr_stream& s, long long n, double r) {
   }
 }
 
+__device__ long long ohr_s_binomial(ohr_stream& s, long long trials, double p) {
+  if (trials == 0 || p == 0.0) return 0;
+  if (p == 1.0) return trials;
+  const double r = p <= 0.5 ? p : 1.0 - p;
+  const long long x = ohr_mul((double)trials, r) <= 30.0 ? ohr_binomial_inversion(s, trials, r)
+                                                       : ohr_binomial_btpe(s, trials, r);
+  return p > 0.5 ? trials - x : x;
+}
+
 __global__ void ohr_binomial(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
     unsigned int c2, unsigned int c3, long long* out, unsigned long long n, long long trials,
                              double p) {
@@ -232,17 +278,17 @@ __global__ void ohr_binomial(unsigned int k0, unsigned int k1, unsigned int c0, 
   if (i >= n) return;
   OHR_KC_ARRAY;
   ohr_stream s = ohr_stream_open(kc, i, 0);
-  long long x;
-  if (trials == 0 || p == 0.0) {
-    x = 0;
-  } else if (p == 1.0) {
-    x = trials;
-  } else {
-    const double r = p <= 0.5 ? p : 1.0 - p;
-    x = ohr_mul((double)trials, r) <= 30.0 ? ohr_binomial_inversion(s, trials, r)
-                                           : ohr_binomial_btpe(s, trials, r);
-    if (p > 0.5) x = trials - x;
-  }
-  out[i] = x;
+  out[i] = ohr_s_binomial(s, trials, p);
 }
 
+__global__ void ohr_binomial_a(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, long long* out, unsigned long long n,
+    const long long* trials, const double* p, const long long* desc) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  OHR_KC_ARRAY;
+  long long o[2];
+  ohr_param_offsets<2>(desc, i, o);
+  ohr_stream s = ohr_stream_open(kc, i, 0);
+  out[i] = ohr_s_binomial(s, trials[o[0]], p[o[1]]);
+}

@@ -34,24 +34,21 @@ __device__ __forceinline__ double ohr_s_gamma(ohr_stream& s, double shape) {
   return g;
 }
 
-template <typename T>
-__global__ void ohr_gamma(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
-    unsigned int c2, unsigned int c3, T* out, unsigned long long n, double shape, double scale) {
-  const unsigned long long i = ohr_tid();
-  if (i >= n) return;
-  OHR_KC_ARRAY;
+// Gamma(shape, scale) of element i's stream; shape or scale 0 gives 0, NaN gives NaN (as
+// numpy; the rejection loop would not end on NaN).
+__device__ __forceinline__ double ohr_gamma_value(const unsigned int* kc, unsigned long long i,
+                                                  double shape, double scale) {
+  if (shape != shape || scale != scale) return shape + scale;
+  if (shape == 0.0 || scale == 0.0) return 0.0;
   ohr_stream s = ohr_stream_open(kc, i, 0);
-  out[i] = (T)ohr_mul(ohr_s_gamma(s, shape), scale);
+  return ohr_mul(ohr_s_gamma(s, shape), scale);
 }
 
-// Beta: Johnk's algorithm for a, b <= 1 (as numpy), else X / (X + Y) of two gammas.
-template <typename T>
-__global__ void ohr_beta(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
-    unsigned int c2, unsigned int c3, T* out, unsigned long long n, double a, double b) {
-  const unsigned long long i = ohr_tid();
-  if (i >= n) return;
-  OHR_KC_ARRAY;
-  double r;
+// Beta(a, b) of element i: Johnk's algorithm for a, b <= 1 (as numpy), else X / (X + Y) of two
+// gammas (sub-streams 0 and 1); NaN gives NaN.
+__device__ __forceinline__ double ohr_beta_value(const unsigned int* kc, unsigned long long i,
+                                                 double a, double b) {
+  if (a != a || b != b) return a + b;
   if (a <= 1.0 && b <= 1.0) {
     ohr_stream s = ohr_stream_open(kc, i, 0);
     for (;;) {
@@ -59,21 +56,60 @@ __global__ void ohr_beta(unsigned int k0, unsigned int k1, unsigned int c0, unsi
       const double X = ohr_exp(ohr_log(U) / a), Y = ohr_exp(ohr_log(V) / b);
       const double XpY = X + Y;
       if (XpY <= 1.0 && U + V > 0.0) {
-        if (XpY > 0.0) { r = X / XpY; break; }
+        if (XpY > 0.0) return X / XpY;
         double logX = ohr_log(U) / a, logY = ohr_log(V) / b;
         const double logM = logX > logY ? logX : logY;
         logX -= logM;
         logY -= logM;
-        r = ohr_exp(logX - ohr_log(ohr_exp(logX) + ohr_exp(logY)));
-        break;
+        return ohr_exp(logX - ohr_log(ohr_exp(logX) + ohr_exp(logY)));
       }
     }
-  } else {
-    ohr_stream sx = ohr_stream_open(kc, i, 0);
-    ohr_stream sy = ohr_stream_open(kc, i, 1);
-    const double X = ohr_s_gamma(sx, a), Y = ohr_s_gamma(sy, b);
-    r = X / (X + Y);
   }
-  out[i] = (T)r;
+  ohr_stream sx = ohr_stream_open(kc, i, 0);
+  ohr_stream sy = ohr_stream_open(kc, i, 1);
+  const double X = ohr_s_gamma(sx, a), Y = ohr_s_gamma(sy, b);
+  return X / (X + Y);
 }
 
+template <typename T>
+__global__ void ohr_gamma(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, T* out, unsigned long long n, double shape, double scale) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  OHR_KC_ARRAY;
+  out[i] = (T)ohr_gamma_value(kc, i, shape, scale);
+}
+
+template <typename T>
+__global__ void ohr_beta(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, T* out, unsigned long long n, double a, double b) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  OHR_KC_ARRAY;
+  out[i] = (T)ohr_beta_value(kc, i, a, b);
+}
+
+// The same with array-valued parameters, read broadcast (random_common.h: ohr_param_offsets).
+template <typename T>
+__global__ void ohr_gamma_a(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, T* out, unsigned long long n, const double* shape,
+    const double* scale, const long long* desc) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  OHR_KC_ARRAY;
+  long long o[2];
+  ohr_param_offsets<2>(desc, i, o);
+  out[i] = (T)ohr_gamma_value(kc, i, shape[o[0]], scale[o[1]]);
+}
+
+template <typename T>
+__global__ void ohr_beta_a(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
+    unsigned int c2, unsigned int c3, T* out, unsigned long long n, const double* a,
+    const double* b, const long long* desc) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  OHR_KC_ARRAY;
+  long long o[2];
+  ohr_param_offsets<2>(desc, i, o);
+  out[i] = (T)ohr_beta_value(kc, i, a[o[0]], b[o[1]]);
+}

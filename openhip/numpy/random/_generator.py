@@ -22,9 +22,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _arrays, _kernels
+from . import _arrays, _kernels, _params
 from ._bitgen import XORWOW, Philox4x32
 
+#: numpy's POISSON_LAM_MAX (numpy/random/_common.pyx).
+_POISSON_LAM_MAX = 9.223372006484771e18
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
 _INTS = tuple(np.dtype(t) for t in (np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
                                     np.uint32, np.uint64))
@@ -45,8 +47,7 @@ def _scalar(value: Any, name: str, routine: str) -> float:
     arr = np.asarray(value) if not hasattr(value, "__array_namespace__") else None
     if arr is not None and arr.ndim == 0 and arr.dtype.kind in "biuf":
         return float(arr)
-    raise TypeError(f"{routine}: {name} must be a real scalar (array-valued parameters are not "
-                    f"supported by openhip.numpy.random), got {type(value).__name__}")
+    raise TypeError(f"{routine}: {name} must be a real number, got {type(value).__name__}")
 
 
 class Generator:
@@ -103,6 +104,20 @@ class Generator:
             _kernels.launch(family, name, n, self._philox_args(n) + (out, n) + extra)
         return out
 
+    def _vector_a(self, kernel: str, size: Any, dtype: np.dtype, params: tuple) -> Any:
+        """A vector distribution with array-valued parameters (same words and layout as the
+        scalar kernel): ``ohr_<kernel>_a`` reads them broadcast."""
+        shape = _params.out_shape(size, params)
+        desc = _params.broadcast(shape, params)
+        return self._vector(f"{kernel}_a", shape, dtype, params + (desc,))
+
+    def _stream_a(self, family: str, name: str, size: Any, dtype: np.dtype, params: tuple,
+                  extra: tuple = ()) -> Any:
+        """A stream distribution with array-valued parameters read broadcast."""
+        shape = _params.out_shape(size, params)
+        desc = _params.broadcast(shape, params)
+        return self._stream(family, name, shape, dtype, params + (desc,) + extra)
+
     # ---- continuous ----------------------------------------------------------------------
     def random(self, size: Any = None, dtype: Any = np.float64) -> Any:
         """Floats in [0, 1): float32 from 24 random bits, float64 from 53."""
@@ -111,13 +126,21 @@ class Generator:
 
     def uniform(self, low: Any = 0.0, high: Any = 1.0, size: Any = None,
                 dtype: Any = np.float64) -> Any:
-        """Floats in [low, high) (``low + (high - low) * random()``)."""
-        lo, hi = _scalar(low, "low", "uniform"), _scalar(high, "high", "uniform")
-        if not (math.isfinite(lo) and math.isfinite(hi)):
-            raise OverflowError("uniform: low and high must be finite")
-        if not math.isfinite(hi - lo):
-            raise OverflowError("uniform: range exceeds valid bounds")
+        """Floats in [low, high) (``low + (high - low) * random()``); ``low`` and ``high``
+        may be arrays (broadcast as numpy's)."""
         dt = _float_dtype(dtype, "uniform")
+        if not _params.all_scalar(low, high):
+            plo = _params.device_param(low, "low", "uniform")
+            phi = _params.device_param(high, "high", "uniform")
+            span = phi - plo
+            if not _params.finite(span):
+                raise OverflowError("Range exceeds valid bounds")
+            _params.non_negative(span, "high - low")
+            return self._vector_a("uniform", size, dt, (plo, phi))
+        lo, hi = _scalar(low, "low", "uniform"), _scalar(high, "high", "uniform")
+        if not math.isfinite(hi - lo):
+            raise OverflowError("high - low range exceeds valid bounds")
+        _params.non_negative_scalar(hi - lo, "high - low")
         return self._vector("uniform", _arrays.normalize_size(size), dt, (lo, hi - lo))
 
     def standard_normal(self, size: Any = None, dtype: Any = np.float64) -> Any:
@@ -126,22 +149,31 @@ class Generator:
 
     def normal(self, loc: Any = 0.0, scale: Any = 1.0, size: Any = None,
                dtype: Any = np.float64) -> Any:
-        """Normal floats with mean ``loc`` and standard deviation ``scale``."""
-        mu, sigma = _scalar(loc, "loc", "normal"), _scalar(scale, "scale", "normal")
-        if not sigma >= 0:
-            raise ValueError("scale < 0")
+        """Normal floats with mean ``loc`` and standard deviation ``scale`` (either may be
+        an array)."""
         dt = _float_dtype(dtype, "normal")
+        if not _params.all_scalar(loc, scale):
+            ploc = _params.device_param(loc, "loc", "normal")
+            pscale = _params.device_param(scale, "scale", "normal")
+            _params.non_negative(pscale, "scale")
+            return self._vector_a("normal", size, dt, (ploc, pscale))
+        mu, sigma = _scalar(loc, "loc", "normal"), _scalar(scale, "scale", "normal")
+        _params.non_negative_scalar(sigma, "scale")
         return self._vector("normal", _arrays.normalize_size(size), dt, (mu, sigma))
 
     def standard_exponential(self, size: Any = None, dtype: Any = np.float64) -> Any:
         return self.exponential(1.0, size, dtype)
 
     def exponential(self, scale: Any = 1.0, size: Any = None, dtype: Any = np.float64) -> Any:
-        """Exponential floats with mean ``scale`` (inversion: ``-scale * log(u)``)."""
-        beta = _scalar(scale, "scale", "exponential")
-        if not beta >= 0:
-            raise ValueError("scale < 0")
+        """Exponential floats with mean ``scale`` (inversion: ``-scale * log(u)``; ``scale``
+        may be an array)."""
         dt = _float_dtype(dtype, "exponential")
+        if not _params.is_scalar(scale):
+            pscale = _params.device_param(scale, "scale", "exponential")
+            _params.non_negative(pscale, "scale")
+            return self._vector_a("exponential", size, dt, (pscale,))
+        beta = _scalar(scale, "scale", "exponential")
+        _params.non_negative_scalar(beta, "scale")
         return self._vector("exponential", _arrays.normalize_size(size), dt, (beta,))
 
     def standard_gamma(self, shape: Any, size: Any = None, dtype: Any = np.float64) -> Any:
@@ -149,27 +181,41 @@ class Generator:
 
     def gamma(self, shape: Any, scale: Any = 1.0, size: Any = None,
               dtype: Any = np.float64) -> Any:
-        """Gamma floats (Marsaglia-Tsang; shape < 1 through the boost u**(1/shape))."""
+        """Gamma floats (Marsaglia-Tsang; shape < 1 through the boost u**(1/shape));
+        ``shape`` and ``scale`` may be arrays."""
+        dt = _float_dtype(dtype, "gamma")
+        if not _params.all_scalar(shape, scale):
+            pk = _params.device_param(shape, "shape", "gamma")
+            ptheta = _params.device_param(scale, "scale", "gamma")
+            _params.non_negative(pk, "shape")
+            _params.non_negative(ptheta, "scale")
+            return self._stream_a("gamma", f"ohr_gamma_a<{_kernels.c_type(dt)}>", size, dt,
+                                  (pk, ptheta))
         k = _scalar(shape, "shape", "gamma")
         theta = _scalar(scale, "scale", "gamma")
-        if not k >= 0:
-            raise ValueError("shape < 0")
-        if not theta >= 0:
-            raise ValueError("scale < 0")
-        dt = _float_dtype(dtype, "gamma")
+        _params.non_negative_scalar(k, "shape")
+        _params.non_negative_scalar(theta, "scale")
         dims = _arrays.normalize_size(size)
         if k == 0.0 or theta == 0.0:
             return self._zeros(dims, dt)
         return self._stream("gamma", f"ohr_gamma<{_kernels.c_type(dt)}>", dims, dt, (k, theta))
 
     def beta(self, a: Any, b: Any, size: Any = None, dtype: Any = np.float64) -> Any:
-        """Beta floats (Johnk for a, b <= 1 as numpy; else the ratio of two gammas)."""
-        fa, fb = _scalar(a, "a", "beta"), _scalar(b, "b", "beta")
-        if not fa > 0:
-            raise ValueError("a <= 0")
-        if not fb > 0:
-            raise ValueError("b <= 0")
+        """Beta floats (Johnk for a, b <= 1 as numpy; else the ratio of two gammas); ``a``
+        and ``b`` may be arrays."""
         dt = _float_dtype(dtype, "beta")
+        if not _params.all_scalar(a, b):
+            pa = _params.device_param(a, "a", "beta")
+            pb = _params.device_param(b, "b", "beta")
+            _params.positive(pa, "a")
+            _params.positive(pb, "b")
+            return self._stream_a("gamma", f"ohr_beta_a<{_kernels.c_type(dt)}>", size, dt,
+                                  (pa, pb))
+        fa, fb = _scalar(a, "a", "beta"), _scalar(b, "b", "beta")
+        if fa <= 0:
+            raise ValueError("a <= 0")
+        if fb <= 0:
+            raise ValueError("b <= 0")
         return self._stream("gamma", f"ohr_beta<{_kernels.c_type(dt)}>",
                             _arrays.normalize_size(size), dt, (fa, fb))
 
@@ -195,11 +241,13 @@ class Generator:
             raise TypeError(f"integers: unsupported dtype {dt.name!r} (an integer type or bool)")
         if high is None:
             low, high = 0, low
+        if not _params.all_scalar(low, high):
+            out = self._integers_a(low, high, size, dt, dt_kernel, endpoint)
+            return out.view(np.bool_) if dt == np.bool_ else out
         try:
             lo, hi = operator.index(low), operator.index(high)
         except TypeError:
-            raise TypeError("integers: low and high must be integers (array-valued bounds are "
-                            "not supported by openhip.numpy.random)") from None
+            raise TypeError("integers: low and high must be integers") from None
         if not endpoint:
             hi -= 1
         if lo > hi:
@@ -219,6 +267,35 @@ class Generator:
             out = self._stream("discrete", f"ohr_integers<{ctype}>", shape, dt_kernel,
                                (lo & ((1 << 64) - 1), span))
         return out.view(np.bool_) if dt == np.bool_ else out
+
+    def _integers_a(self, low: Any, high: Any, size: Any, dt: np.dtype, dt_kernel: np.dtype,
+                    endpoint: bool) -> Any:
+        """Array-valued bounds (integer arrays, broadcast): each element from its own stream
+        (ohr_integers_a), the bounds checked on the device with numpy's messages."""
+        from .. import astype
+
+        plo = _params.device_param(low, "low", "integers", None, "biu")
+        phi = _params.device_param(high, "high", "integers", None, "biu")
+        info = np.iinfo(dt) if dt != np.bool_ else None
+        vmin, vmax = (0, 1) if info is None else (int(info.min), int(info.max))
+        top = vmax if endpoint else vmax + 1
+        order = "low > high" if endpoint else "low >= high"
+        lo_info, hi_info = np.iinfo(plo.dtype), np.iinfo(phi.dtype)
+        if vmin > lo_info.min and _params.any_true(plo < vmin):
+            raise ValueError(f"low is out of bounds for {dt.name}")
+        if top < hi_info.max and _params.any_true(phi > top):
+            raise ValueError(f"high is out of bounds for {dt.name}")
+        # a low above the range or a high below it is out of order (the other is inside)
+        if top < lo_info.max and _params.any_true(plo > top) or \
+                vmin > hi_info.min and _params.any_true(phi < vmin):
+            raise ValueError(order)
+        word = np.dtype(np.uint64 if dt.kind == "u" else np.int64)
+        plo, phi = astype(plo, word), astype(phi, word)
+        if _params.any_true(plo > phi if endpoint else plo >= phi):
+            raise ValueError(order)
+        ctype = _kernels.c_type(dt_kernel)
+        return self._stream_a("discrete", f"ohr_integers_a<{ctype}>", size, dt_kernel,
+                              (plo, phi), (1 if endpoint else 0,))
 
     def _integers32(self, shape: tuple[int, ...], dtype: np.dtype, ctype: str, low: int,
                     span: int) -> Any:
@@ -241,17 +318,32 @@ class Generator:
         return out
 
     def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
-        """Poisson int64 (multiplication below 10, PTRS above, as numpy's)."""
+        """Poisson int64 (multiplication below 10, PTRS above, as numpy's); ``lam`` may be
+        an array."""
+        if not _params.is_scalar(lam):
+            plam = _params.device_param(lam, "lam", "poisson")
+            _params.poisson_lam(plam, "lam", _POISSON_LAM_MAX)
+            return self._stream_a("discrete", "ohr_poisson_a", size, np.dtype(np.int64),
+                                  (plam,))
         f = _scalar(lam, "lam", "poisson")
         if not f >= 0:
-            raise ValueError("lam < 0")
-        if f > 9.223372006484771e18:
+            raise ValueError("lam < 0 or lam is NaN")
+        if f > _POISSON_LAM_MAX:
             raise ValueError("lam value too large")
         return self._stream("discrete", "ohr_poisson", _arrays.normalize_size(size),
                             np.dtype(np.int64), (f,))
 
     def binomial(self, n: Any, p: Any, size: Any = None) -> Any:
-        """Binomial int64 (inversion for n*p <= 30, BTPE above, as numpy's)."""
+        """Binomial int64 (inversion for n*p <= 30, BTPE above, as numpy's); ``n`` and ``p``
+        may be arrays (``n`` of integers)."""
+        if not _params.all_scalar(n, p):
+            pn = _params.device_param(n, "n", "binomial", np.int64, "biu")
+            pp = _params.device_param(p, "p", "binomial")
+            if _params.any_true(pn < 0):
+                raise ValueError("n < 0")
+            _params.bounded_0_1(pp, "p")
+            return self._stream_a("discrete", "ohr_binomial_a", size, np.dtype(np.int64),
+                                  (pn, pp))
         try:
             trials = operator.index(n)
         except TypeError:

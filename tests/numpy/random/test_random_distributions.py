@@ -175,8 +175,8 @@ def test_spawn_independent_streams(device):
     (lambda g: g.random(dtype=np.int32), TypeError, "unsupported dtype"),
     (lambda g: g.random(size=-1), ValueError, "negative dimensions"),
     (lambda g: g.random(size="x"), TypeError, "size"),
-    (lambda g: g.uniform(0, float("inf")), OverflowError, "finite"),
-    (lambda g: g.normal(np.zeros(3)), TypeError, "real scalar"),
+    (lambda g: g.uniform(0, float("inf")), OverflowError, "range exceeds valid bounds"),
+    (lambda g: g.normal(object()), TypeError, "real number"),
 ])
 def test_bad_input(device, call, exc, match):
     with pytest.raises(exc, match=match):

@@ -32,6 +32,14 @@ def digest(dev):
             ("poisson_big", g.poisson(400.0, size=5001)), ("binomial", g.binomial(20, 0.3, size=5001)),
             ("binomial_big", g.binomial(10**6, 0.37, size=5001)),
             ("xorwow", Generator(XORWOW(9, streams=16)).random(10000)),
+            ("normal_a", g.normal(np.arange(5.0), [[1.0], [2.0]], size=(301, 2, 5), dtype=np.float32)),
+            ("uniform_a", g.uniform([[0.0], [-1.0]], [1.0, 2.0, 5.0], size=(333, 2, 3))),
+            ("exponential_a", g.exponential([0.5, 3.0], size=(1001, 2))),
+            ("gamma_a", g.gamma([0.4, 2.5, 9.0], [[1.0], [3.0]], size=(201, 2, 3))),
+            ("beta_a", g.beta([0.5, 4.0], [[0.7], [2.0]], size=(301, 2, 2))),
+            ("integers_a", g.integers([0, -5, 3], [[7], [10**15]], size=(333, 2, 3))),
+            ("poisson_a", g.poisson([0.5, 30.0, 900.0], size=(333, 3))),
+            ("binomial_a", g.binomial([[5], [10**5]], [0.2, 0.7], size=(251, 2, 2))),
         ):
             out[name] = hashlib.sha256(np.ascontiguousarray(arr.get()).tobytes()).hexdigest()
     return out
