@@ -90,6 +90,26 @@ DEVICE_TYPE_CORRECTIONS = {
     "__nv_bfloat162": "__hip_bfloat162",
     "__nv_bfloat162_raw": "__hip_bfloat162_raw",
 }
+#: CUDA 12 runtime names this HIPIFY snapshot lacks (or calls unsupported) that a later HIPIFY
+#: maps: the newest stored src/CUDA2HIP_Runtime_API_functions.cpp ("32. Library Management") and
+#: src/CUDA2HIP_Runtime_API_types.cpp (``CUlibrary``, ``CUkernel``), both in the ``m["..."] = {...}``
+#: form. cuda_name -> (hip_name, kind, conv, flags); library CUDA_Runtime_API.
+NEWER_RUNTIME_NAMES = {
+    "cudaLibrary_t": ("hipLibrary_t", "type", "CONV_TYPE", ""),
+    "cudaKernel_t": ("hipKernel_t", "type", "CONV_TYPE", ""),
+    "cudaLibraryLoadData": ("hipLibraryLoadData", "function", "CONV_LIBRARY", ""),
+    "cudaLibraryLoadFromFile": ("hipLibraryLoadFromFile", "function", "CONV_LIBRARY", ""),
+    "cudaLibraryUnload": ("hipLibraryUnload", "function", "CONV_LIBRARY", ""),
+    "cudaLibraryGetKernel": ("hipLibraryGetKernel", "function", "CONV_LIBRARY", ""),
+    "cudaLibraryGetKernelCount": ("hipLibraryGetKernelCount", "function", "CONV_LIBRARY", ""),
+    "cudaLibraryEnumerateKernels": ("hipLibraryEnumerateKernels", "function", "CONV_LIBRARY", ""),
+    "cudaLibraryGetGlobal": ("hipLibraryGetGlobal", "function", "CONV_LIBRARY", "HIP_UNSUPPORTED"),
+    "cudaLibraryGetManaged": ("hipLibraryGetManaged", "function", "CONV_LIBRARY", "HIP_UNSUPPORTED"),
+    "cudaLibraryGetUnifiedFunction": ("hipLibraryGetUnifiedFunction", "function", "CONV_LIBRARY",
+                                      "HIP_UNSUPPORTED"),
+    "cudaKernelSetAttributeForDevice": ("hipKernelSetAttribute", "function", "CONV_LIBRARY",
+                                        "HIP_UNSUPPORTED"),
+}
 #: Headers this HIPIFY snapshot maps to a path HIP does not install; later HIPIFY releases (and
 #: their tests) use the installed path. Replaces the snapshot's HIP name.
 INCLUDE_CORRECTIONS = {"nvrtc.h": "hip/hiprtc.h"}
@@ -306,6 +326,10 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         table = includes if row["kind"] == "include" else renames
         # HIPIFY merges its maps keeping the first entry of a name; do the same.
         table.setdefault(row["cuda_name"], entry)
+    for cuda_name, (hip_name, kind, conv, flags) in NEWER_RUNTIME_NAMES.items():
+        renames[cuda_name] = (hip_name, "", CONV_TYPES.index(conv),
+                              LIBRARIES.index("CUDA_Runtime_API"), _flag_bits(flags),
+                              KINDS.index(kind))
     for cuda_name, hip_name in OPENHIP_INCLUDES.items():
         includes.setdefault(cuda_name, (hip_name, "", CONV_TYPES.index("CONV_INCLUDE"),
                                         LIBRARIES.index("CUDA_Runtime_API"), 0,
@@ -327,6 +351,8 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         "(OPENHIP_INCLUDES in the generator: later HIPIFY maps them), and\n"
         "nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).\n"
         "The __nv_bfloat16 types map to HIP's __hip_bfloat16 ones (DEVICE_TYPE_CORRECTIONS).\n"
+        "RENAMES has CUDA 12's library-management names as later HIPIFY maps them\n"
+        "(NEWER_RUNTIME_NAMES).\n"
         "CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.\n"
         "openhip.hipify.maps parses them once, on first use.\n"
         '"""\n',

@@ -9,6 +9,8 @@ INCLUDES also maps cuda_bf16.h, cuda_fp8.h and cooperative_groups/{reduce,scan}.
 (OPENHIP_INCLUDES in the generator: later HIPIFY maps them), and
 nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).
 The __nv_bfloat16 types map to HIP's __hip_bfloat16 ones (DEVICE_TYPE_CORRECTIONS).
+RENAMES has CUDA 12's library-management names as later HIPIFY maps them
+(NEWER_RUNTIME_NAMES).
 CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.
 openhip.hipify.maps parses them once, on first use.
 """
@@ -6468,7 +6470,7 @@ RENAMES = (
     'cudaArrayMemoryRequirements\thipArrayMemoryRequirements\t\t44\t1\t2\t1\n'
     'cudaLaunchMemSyncDomainMap_st\thipLaunchMemSyncDomainMap\t\t44\t1\t2\t1\n'
     'cudaLaunchMemSyncDomainMap\thipLaunchMemSyncDomainMap\t\t44\t1\t2\t1\n'
-    'cudaKernel_t\thipKernel\t\t44\t1\t2\t1\n'
+    'cudaKernel_t\thipKernel_t\t\t44\t1\t0\t1\n'
     'cudaMemcpyNodeParams\thipMemcpyNodeParams\t\t44\t1\t0\t1\n'
     'cudaConditionalNodeParams\thipConditionalNodeParams\t\t44\t1\t2\t1\n'
     'cudaGraphEdgeData_st\thipGraphEdgeData\t\t44\t1\t0\t1\n'
@@ -9033,6 +9035,17 @@ RENAMES = (
     'cusparseConstDnVecDescr_t\thipsparseConstDnVecDescr_t\trocsparse_const_dnvec_descr\t44\t8\t0\t1\n'
     'cusparseConstSpMatDescr_t\thipsparseConstSpMatDescr_t\trocsparse_const_spmat_descr\t44\t8\t0\t1\n'
     'cusparseConstDnMatDescr_t\thipsparseConstDnMatDescr_t\trocsparse_const_dnmat_descr\t44\t8\t0\t1\n'
+    'cudaLibrary_t\thipLibrary_t\t\t44\t1\t0\t1\n'
+    'cudaLibraryLoadData\thipLibraryLoadData\t\t6\t1\t0\t0\n'
+    'cudaLibraryLoadFromFile\thipLibraryLoadFromFile\t\t6\t1\t0\t0\n'
+    'cudaLibraryUnload\thipLibraryUnload\t\t6\t1\t0\t0\n'
+    'cudaLibraryGetKernel\thipLibraryGetKernel\t\t6\t1\t0\t0\n'
+    'cudaLibraryGetKernelCount\thipLibraryGetKernelCount\t\t6\t1\t0\t0\n'
+    'cudaLibraryEnumerateKernels\thipLibraryEnumerateKernels\t\t6\t1\t0\t0\n'
+    'cudaLibraryGetGlobal\thipLibraryGetGlobal\t\t6\t1\t2\t0\n'
+    'cudaLibraryGetManaged\thipLibraryGetManaged\t\t6\t1\t2\t0\n'
+    'cudaLibraryGetUnifiedFunction\thipLibraryGetUnifiedFunction\t\t6\t1\t2\t0\n'
+    'cudaKernelSetAttributeForDevice\thipKernelSetAttribute\t\t6\t1\t2\t0\n'
 )
 CUDA_VERSIONS = (
     'CUBLAS_TENSOR_OP_MATH\t11.0\t\n'
