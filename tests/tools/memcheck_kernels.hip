@@ -87,12 +87,22 @@ extern "C" __global__ void device_array(float* y, int n) {
     }
 }
 
-// A per-thread local array (local arrays are not checked yet: the fixed test runs it in range).
+// A per-thread local array indexed by the data (the buggy test passes an index of 4).
 extern "C" __global__ void local_array(const int* idx, float* y, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float acc[4] = {1.0f, 2.0f, 3.0f, 4.0f};
     if (i < n) {
-        y[i] = acc[idx[i]];
+        y[i] = acc[idx[i]];  // BAD: local_array
+    }
+}
+
+// A local array written at an index from the data (the buggy test passes -1).
+extern "C" __global__ void local_write(const int* idx, float* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float acc[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    if (i < n) {
+        acc[idx[i]] = 1.0f;  // BAD: local_write
+        y[i] = acc[0] + 2.0f * acc[1] + 3.0f * acc[2] + 4.0f * acc[3];
     }
 }
 

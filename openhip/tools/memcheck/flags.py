@@ -22,15 +22,16 @@ def enabled() -> bool:
 def compile_flags(shadow_offset: int) -> list[str]:
     """The flags added to a CPU kernel compile in memcheck mode, for the runtime's shadow at
     ``shadow_offset`` (``ohcpu_memcheck_enable``). ``-g`` gives the reports their file:line;
-    the header defines the report functions the instrumentation calls. Local arrays are not
-    instrumented (``asan-stack=0``): with stack red zones the conformance suite's
-    cooperative-groups kernels (fibers) got reports in the engine's warp exchange that were not
-    understood in time, so they are left out rather than risk false reports."""
+    the header defines the report functions the instrumentation calls. Local arrays get red
+    zones (``asan-stack=1``; the engine's fiber frames that never return are not instrumented,
+    and a failure's abandoned frames are unpoisoned, so they leave no stale red zones). Null
+    accesses are seen by the shadow of the first 64 KiB (no ``-fsanitize=null`` test per
+    access); misaligned ones by ``-fsanitize=alignment``."""
     if shadow_offset <= 0:
         raise ValueError("memcheck needs the runtime's shadow offset")
     off = f"0x{shadow_offset:x}"
     return ["-g", "-fsanitize=kernel-address", f"-fasan-shadow-offset={off}",
-            "--param", "asan-stack=0", "--param", "asan-globals=1",
+            "--param", "asan-stack=1", "--param", "asan-globals=1",
             "--param", "asan-instrumentation-with-call-threshold=1000000",
             "--param", "asan-use-after-return=0",
             "-fsanitize=alignment", "-fsanitize-recover=alignment",

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <dlfcn.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -52,7 +53,8 @@ inline const char* why(unsigned char code) {
     case 0xf9: return "past a __device__ variable (out of bounds)";
     case 0xf0: return "null (null pointer)";
     case 0xf1: return "before a local array (out of bounds)";
-    case 0xf2: case 0xf3: return "past a local array (out of bounds)";
+    case 0xf2: return "outside a local array (out of bounds)";
+    case 0xf3: return "past a local array (out of bounds)";
     default: return "not addressable";
   }
 }
@@ -183,6 +185,32 @@ OPENHIP_MC_HIDDEN void __asan_storeN_noabort(uintptr_t a, uintptr_t n) {
     ::openhip::memcheck::bad_access(a, n, true, __builtin_return_address(0));
 }
 OPENHIP_MC_HIDDEN void __asan_handle_no_return() {}
+
+// engine.h: after a failure jumped out of kernel code, the frames it left (on this thread's
+// stack below the entry point, and on every fiber stack) are unpoisoned, so that the red zones
+// of their local arrays do not stay behind as false reports for later frames there.
+OPENHIP_MC_NOCHECK void openhip::detail::memcheck_frames_abandoned(openhip_worker* W) {
+  const uintptr_t off = OPENHIP_MEMCHECK_SHADOW;
+  auto clear = [off](uintptr_t lo, uintptr_t hi) {
+    lo &= ~uintptr_t(7);
+    if (hi > lo) memset(reinterpret_cast<void*>((lo >> 3) + off), 0, (hi - lo + 7) >> 3);
+  };
+  if (W->stacks != nullptr && W->fiber_capacity != 0) {
+    const uintptr_t lo = reinterpret_cast<uintptr_t>(W->stacks);
+    clear(lo, lo + uint64_t(W->fiber_capacity) * W->stack_size);
+  }
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* base = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &base, &size) == 0 && base != nullptr) {
+      const uintptr_t here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+      const uintptr_t lo = reinterpret_cast<uintptr_t>(base);
+      if (here > lo) clear(lo, here);
+    }
+    pthread_attr_destroy(&attr);
+  }
+}
 // (dynamic initialisation order checking: not done)
 OPENHIP_MC_HIDDEN void __asan_before_dynamic_init(const char*) {}
 OPENHIP_MC_HIDDEN void __asan_after_dynamic_init() {}

@@ -339,7 +339,10 @@ inline void warp_complete(Block* b, Warp& w, unsigned base, uint64_t want) {
 
 // The running fiber finished the kernel.  Exited threads never block a barrier or a warp
 // exchange, so both are re-checked.  Parks the fiber; it is resumed here to run the next block.
-__attribute__((noinline)) inline void fiber_finish(Block* b) {
+// (no_sanitize_address: in memcheck mode these frames stay on a parked fiber's stack when the
+// entry call ends, and a frame that never returns would leave its red zones poisoned under the
+// next call's frames.)
+__attribute__((noinline, no_sanitize_address)) inline void fiber_finish(Block* b) {
   Fiber& f = b->fibers[b->cur];
   f.state = kDone;
   --b->live;
@@ -365,7 +368,7 @@ __attribute__((noinline)) inline void fiber_finish(Block* b) {
 }
 
 // Where every fiber starts: run the kernel for one thread, park, repeat for the next block.
-inline void fiber_main() {
+__attribute__((no_sanitize_address)) inline void fiber_main() {
   for (;;) {
     Block* b = current_block();
     b->body(b->args);
@@ -1111,6 +1114,13 @@ __attribute__((noinline, cold)) int report_fault(const openhip_launch* L, openhi
   return status;
 }
 
+#ifdef OPENHIP_MEMCHECK_SHADOW
+// Memcheck mode (openhip/tools/memcheck/include): a failure jumped out of kernel frames that
+// never returned, whose local arrays' red zones would stay poisoned on this thread's stack
+// and the fiber stacks; this clears them (defined in the checked header).
+void memcheck_frames_abandoned(openhip_worker* W);
+#endif
+
 template <auto K, int Mode>
 __attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, uint64_t b0,
                                     uint64_t b1, const char* name) {
@@ -1143,7 +1153,16 @@ __attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, 
     W->in_kernel = 0;
     Block* const fb = tstate.block;
     tstate.block = nullptr;
+#ifdef OPENHIP_MEMCHECK_SHADOW
+    memcheck_frames_abandoned(W);
+    if (tstate.faulted) {
+      const int rc = report_fault<K, Sig, Mode>(L, W, name, fb);  // (it may rerun the block)
+      memcheck_frames_abandoned(W);
+      return rc;
+    }
+#else
     if (tstate.faulted) return report_fault<K, Sig, Mode>(L, W, name, fb);
+#endif
     return tstate.status;
   }
   W->in_kernel = 1;
