@@ -36,6 +36,8 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_TABLES = ROOT.parent / "shared" / "hipify-map"
 DEFAULT_OUT = ROOT / "openhip" / "hipify" / "_maps.py"
 PROVIDED = ROOT / "tools" / "hipify_provided.txt"
+#: Rows later HIPIFY releases map that the tables lack (tools/hipify_newer_maps.tsv says whence).
+NEWER = ROOT / "tools" / "hipify_newer_maps.tsv"
 #: The HIP headers hipify's include map produces for device code; the probe includes them all.
 PROBE_HEADERS = ("hip/hip_runtime.h", "hip/hip_fp16.h", "hip/hip_bf16.h", "hip/hip_fp8.h")
 #: The platforms whose headers must all declare a name for it to count as provided.
@@ -57,7 +59,7 @@ CONV_TYPES = (
 #: Libraries (HIPIFY's API types), in HIPIFY's order.
 LIBRARIES = (
     "CUDA_Driver_API", "CUDA_Runtime_API", "cuComplex", "CUBLAS", "CURAND", "CUDNN", "CUFFT", "CUB",
-    "CUSPARSE", "CUSOLVER", "CAFFE2", "NVRTC",
+    "CUSPARSE", "CUSOLVER", "CAFFE2", "NVRTC", "CUSPARSELT",
 )
 #: Status flags -> bit.
 FLAGS = (
@@ -326,6 +328,13 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         table = includes if row["kind"] == "include" else renames
         # HIPIFY merges its maps keeping the first entry of a name; do the same.
         table.setdefault(row["cuda_name"], entry)
+    for line in NEWER.read_text().splitlines():
+        if not line or line.startswith("#"):
+            continue
+        cuda_name, hip_name, kind, conv, library, flags, _source = line.split("\t")
+        entry = (hip_name, "", CONV_TYPES.index(conv), LIBRARIES.index(library), _flag_bits(flags),
+                 KINDS.index(kind))
+        (includes if kind == "include" else renames).setdefault(cuda_name, entry)
     for cuda_name, (hip_name, kind, conv, flags) in NEWER_RUNTIME_NAMES.items():
         renames[cuda_name] = (hip_name, "", CONV_TYPES.index(conv),
                               LIBRARIES.index("CUDA_Runtime_API"), _flag_bits(flags),
@@ -352,7 +361,7 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         "nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).\n"
         "The __nv_bfloat16 types map to HIP's __hip_bfloat16 ones (DEVICE_TYPE_CORRECTIONS).\n"
         "RENAMES has CUDA 12's library-management names as later HIPIFY maps them\n"
-        "(NEWER_RUNTIME_NAMES).\n"
+        "(NEWER_RUNTIME_NAMES), and the rows of tools/hipify_newer_maps.tsv (cuSPARSELt).\n"
         "CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.\n"
         "openhip.hipify.maps parses them once, on first use.\n"
         '"""\n',

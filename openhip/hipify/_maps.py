@@ -10,7 +10,7 @@ INCLUDES also maps cuda_bf16.h, cuda_fp8.h and cooperative_groups/{reduce,scan}.
 nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).
 The __nv_bfloat16 types map to HIP's __hip_bfloat16 ones (DEVICE_TYPE_CORRECTIONS).
 RENAMES has CUDA 12's library-management names as later HIPIFY maps them
-(NEWER_RUNTIME_NAMES).
+(NEWER_RUNTIME_NAMES), and the rows of tools/hipify_newer_maps.tsv (cuSPARSELt).
 CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.
 openhip.hipify.maps parses them once, on first use.
 """
@@ -38,7 +38,7 @@ openhip.hipify.maps parses them once, on first use.
 # THE SOFTWARE.
 # fmt: off
 CONV_TYPES = ('CONV_ERROR', 'CONV_INIT', 'CONV_VERSION', 'CONV_DEVICE', 'CONV_CONTEXT', 'CONV_MODULE', 'CONV_LIBRARY', 'CONV_MEMORY', 'CONV_VIRTUAL_MEMORY', 'CONV_ORDERED_MEMORY', 'CONV_MULTICAST', 'CONV_UNIFIED', 'CONV_STREAM', 'CONV_EVENT', 'CONV_EXTERNAL_RES', 'CONV_STREAM_MEMORY', 'CONV_EXECUTION', 'CONV_GRAPH', 'CONV_OCCUPANCY', 'CONV_TEXTURE', 'CONV_SURFACE', 'CONV_TENSOR', 'CONV_PEER', 'CONV_GRAPHICS', 'CONV_DRIVER_ENTRY_POINT', 'CONV_CPP', 'CONV_COREDUMP', 'CONV_DRIVER_INTERACT', 'CONV_PROFILER', 'CONV_OPENGL', 'CONV_D3D9', 'CONV_D3D10', 'CONV_D3D11', 'CONV_VDPAU', 'CONV_EGL', 'CONV_THREAD', 'CONV_COMPLEX', 'CONV_LIB_FUNC', 'CONV_LIB_DEVICE_FUNC', 'CONV_DEVICE_FUNC', 'CONV_DEVICE_TYPE', 'CONV_INCLUDE', 'CONV_INCLUDE_CUDA_MAIN_H', 'CONV_INCLUDE_CUDA_MAIN_V2_H', 'CONV_TYPE', 'CONV_LITERAL', 'CONV_NUMERIC_LITERAL', 'CONV_DEFINE', 'CONV_EXTERN_SHARED', 'CONV_KERNEL_LAUNCH')
-LIBRARIES = ('CUDA_Driver_API', 'CUDA_Runtime_API', 'cuComplex', 'CUBLAS', 'CURAND', 'CUDNN', 'CUFFT', 'CUB', 'CUSPARSE', 'CUSOLVER', 'CAFFE2', 'NVRTC')
+LIBRARIES = ('CUDA_Driver_API', 'CUDA_Runtime_API', 'cuComplex', 'CUBLAS', 'CURAND', 'CUDNN', 'CUFFT', 'CUB', 'CUSPARSE', 'CUSOLVER', 'CAFFE2', 'NVRTC', 'CUSPARSELT')
 FLAGS = ('UNSUPPORTED', 'HIP_UNSUPPORTED', 'ROC_UNSUPPORTED', 'CUDA_DEPRECATED', 'CUDA_REMOVED', 'HIP_DEPRECATED', 'HIP_REMOVED', 'HIP_EXPERIMENTAL', 'HIP_SUPPORTED_V2_ONLY', 'DEPRECATED', 'ROC_DEPRECATED', 'CUDA_OVERLOADED', 'ROC_MIOPEN_ONLY', 'REMOVED', 'ROC_REMOVED', 'OPENHIP_PROVIDED')
 KINDS = ('function', 'type', 'enum_value', 'define', 'device_function', 'device_type', 'include')
 INCLUDES = (
@@ -102,6 +102,7 @@ INCLUDES = (
     'caffe2/operators/gather_op.cuh\tcaffe2/operators/math/gather_op.cuh\t\t41\t10\t1\t6\n'
     'caffe2/core/common_cudnn.h\tcaffe2/core/hip/common_miopen.h\t\t41\t10\t0\t6\n'
     'nvrtc.h\thip/hiprtc.h\t\t42\t11\t0\t6\n'
+    'cusparseLt.h\thipsparseLt.h\t\t42\t12\t0\t6\n'
     'cuda_bf16.h\thip/hip_bf16.h\t\t41\t1\t0\t6\n'
     'cuda_fp8.h\thip/hip_fp8.h\t\t41\t1\t0\t6\n'
     'cooperative_groups/reduce.h\thip/cooperative_groups/hip_reduce.h\t\t41\t1\t0\t6\n'
@@ -9035,6 +9036,73 @@ RENAMES = (
     'cusparseConstDnVecDescr_t\thipsparseConstDnVecDescr_t\trocsparse_const_dnvec_descr\t44\t8\t0\t1\n'
     'cusparseConstSpMatDescr_t\thipsparseConstSpMatDescr_t\trocsparse_const_spmat_descr\t44\t8\t0\t1\n'
     'cusparseConstDnMatDescr_t\thipsparseConstDnMatDescr_t\trocsparse_const_dnmat_descr\t44\t8\t0\t1\n'
+    'cusparseLtHandle_t\thipsparseLtHandle_t\t\t44\t12\t0\t1\n'
+    'cusparseLtMatDescriptor_t\thipsparseLtMatDescriptor_t\t\t44\t12\t0\t1\n'
+    'cusparseLtMatmulDescriptor_t\thipsparseLtMatmulDescriptor_t\t\t44\t12\t0\t1\n'
+    'cusparseLtMatmulAlgSelection_t\thipsparseLtMatmulAlgSelection_t\t\t44\t12\t0\t1\n'
+    'cusparseLtMatmulPlan_t\thipsparseLtMatmulPlan_t\t\t44\t12\t0\t1\n'
+    'cusparseLtSparsity_t\thipsparseLtSparsity_t\t\t44\t12\t0\t1\n'
+    'CUSPARSELT_SPARSITY_50_PERCENT\tHIPSPARSELT_SPARSITY_50_PERCENT\t\t46\t12\t0\t2\n'
+    'cusparseComputeType\thipsparseLtComputetype_t\t\t44\t12\t0\t1\n'
+    'CUSPARSE_COMPUTE_16F\tHIPSPARSELT_COMPUTE_16F\t\t46\t12\t0\t2\n'
+    'CUSPARSE_COMPUTE_32I\tHIPSPARSELT_COMPUTE_32I\t\t46\t12\t0\t2\n'
+    'CUSPARSE_COMPUTE_TF32\tHIPSPARSELT_COMPUTE_TF32\t\t46\t12\t0\t2\n'
+    'CUSPARSE_COMPUTE_TF32_FAST\tHIPSPARSELT_COMPUTE_TF32_FAST\t\t46\t12\t0\t2\n'
+    'cusparseLtMatmulAlg_t\thipsparseLtMatmulAlg_t\t\t44\t12\t0\t1\n'
+    'CUSPARSELT_MATMUL_ALG_DEFAULT\tHIPSPARSELT_MATMUL_ALG_DEFAULT\t\t46\t12\t0\t2\n'
+    'cusparseLtMatmulAlgAttribute_t\thipsparseLtMatmulAlgAttribute_t\t\t44\t12\t0\t1\n'
+    'CUSPARSELT_MATMUL_ALG_CONFIG_ID\tHIPSPARSELT_MATMUL_ALG_CONFIG_ID\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MATMUL_ALG_CONFIG_MAX_ID\tHIPSPARSELT_MATMUL_ALG_CONFIG_MAX_ID\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MATMUL_SEARCH_ITERATIONS\tHIPSPARSELT_MATMUL_SEARCH_ITERATIONS\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MATMUL_SPLIT_K\tHIPSPARSELT_MATMUL_SPLIT_K\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MATMUL_SPLIT_K_MODE\tHIPSPARSELT_MATMUL_SPLIT_K_MODE\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MATMUL_SPLIT_K_BUFFERS\tHIPSPARSELT_MATMUL_SPLIT_K_BUFFERS\t\t46\t12\t0\t2\n'
+    'cusparseLtPruneAlg_t\thipsparseLtPruneAlg_t\t\t44\t12\t0\t1\n'
+    'CUSPARSELT_PRUNE_SPMMA_TILE\tHIPSPARSELT_PRUNE_SPMMA_TILE\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_PRUNE_SPMMA_STRIP\tHIPSPARSELT_PRUNE_SPMMA_STRIP\t\t46\t12\t0\t2\n'
+    'cusparseLtMatmulDescAttribute_t\thipsparseLtMatmulDescAttribute_t\t\t44\t12\t0\t1\n'
+    'CUSPARSELT_MATMUL_ACTIVATION_RELU\tHIPSPARSELT_MATMUL_ACTIVATION_RELU\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MATMUL_ACTIVATION_RELU_UPPERBOUND\tHIPSPARSELT_MATMUL_ACTIVATION_RELU_UPPERBOUND\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MATMUL_ACTIVATION_RELU_THRESHOLD\tHIPSPARSELT_MATMUL_ACTIVATION_RELU_THRESHOLD\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MATMUL_ACTIVATION_GELU\tHIPSPARSELT_MATMUL_ACTIVATION_GELU\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MATMUL_ACTIVATION_GELU_SCALING\tHIPSPARSELT_MATMUL_ACTIVATION_GELU_SCALING\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MATMUL_ALPHA_VECTOR_SCALING\tHIPSPARSELT_MATMUL_ALPHA_VECTOR_SCALING\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MATMUL_BETA_VECTOR_SCALING\tHIPSPARSELT_MATMUL_BETA_VECTOR_SCALING\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MATMUL_BIAS_STRIDE\tHIPSPARSELT_MATMUL_BIAS_STRIDE\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MATMUL_BIAS_POINTER\tHIPSPARSELT_MATMUL_BIAS_POINTER\t\t46\t12\t0\t2\n'
+    'cusparseLtMatDescAttribute_t\thipsparseLtMatDescAttribute_t\t\t44\t12\t0\t1\n'
+    'CUSPARSELT_MAT_NUM_BATCHES\tHIPSPARSELT_MAT_NUM_BATCHES\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_MAT_BATCH_STRIDE\tHIPSPARSELT_MAT_BATCH_STRIDE\t\t46\t12\t0\t2\n'
+    'cusparseLtSplitKMode_t\thipsparseLtSplitKMode_t\t\t46\t12\t0\t1\n'
+    'CUSPARSELT_INVALID_MODE\tHIPSPARSELT_INVALID_MODE\t\t46\t12\t1\t2\n'
+    'CUSPARSELT_SPLIT_K_MODE_ONE_KERNEL\tHIPSPARSELT_SPLIT_K_MODE_ONE_KERNEL\t\t46\t12\t0\t2\n'
+    'CUSPARSELT_SPLIT_K_MODE_TWO_KERNELS\tHIPSPARSELT_SPLIT_K_MODE_TWO_KERNELS\t\t46\t12\t0\t2\n'
+    'cusparseLtInit\thipsparseLtInit\t\t37\t12\t0\t0\n'
+    'cusparseLtDestroy\thipsparseLtDestroy\t\t37\t12\t0\t0\n'
+    'cusparseLtDenseDescriptorInit\thipsparseLtDenseDescriptorInit\t\t37\t12\t0\t0\n'
+    'cusparseLtStructuredDescriptorInit\thipsparseLtStructuredDescriptorInit\t\t37\t12\t0\t0\n'
+    'cusparseLtMatmulDescriptorInit\thipsparseLtMatmulDescriptorInit\t\t37\t12\t0\t0\n'
+    'cusparseLtMatmulAlgSelectionInit\thipsparseLtMatmulAlgSelectionInit\t\t37\t12\t0\t0\n'
+    'cusparseLtMatmulAlgSetAttribute\thipsparseLtMatmulAlgSetAttribute\t\t37\t12\t0\t0\n'
+    'cusparseLtMatmulAlgGetAttribute\thipsparseLtMatmulAlgGetAttribute\t\t37\t12\t0\t0\n'
+    'cusparseLtMatmulGetWorkspace\thipsparseLtMatmulGetWorkspace\t\t37\t12\t0\t0\n'
+    'cusparseLtMatmulPlanInit\thipsparseLtMatmulPlanInit\t\t37\t12\t0\t0\n'
+    'cusparseLtMatmulPlanDestroy\thipsparseLtMatmulPlanDestroy\t\t37\t12\t0\t0\n'
+    'cusparseLtMatmul\thipsparseLtMatmul\t\t37\t12\t0\t0\n'
+    'cusparseLtMatmulSearch\thipsparseLtMatmulSearch\t\t37\t12\t0\t0\n'
+    'cusparseLtSpMMAPrune\thipsparseLtSpMMAPrune\t\t37\t12\t0\t0\n'
+    'cusparseLtSpMMAPruneCheck\thipsparseLtSpMMAPruneCheck\t\t37\t12\t0\t0\n'
+    'cusparseLtSpMMACompressedSize\thipsparseLtSpMMACompressedSize\t\t37\t12\t0\t0\n'
+    'cusparseLtSpMMACompress\thipsparseLtSpMMACompress\t\t37\t12\t0\t0\n'
+    'cusparseLtMatDescriptorDestroy\thipsparseLtMatDescriptorDestroy\t\t37\t12\t0\t0\n'
+    'cusparseLtSpMMAPrune2\thipsparseLtSpMMAPrune2\t\t37\t12\t0\t0\n'
+    'cusparseLtSpMMAPruneCheck2\thipsparseLtSpMMAPruneCheck2\t\t37\t12\t0\t0\n'
+    'cusparseLtSpMMACompressedSize2\thipsparseLtSpMMACompressedSize2\t\t37\t12\t0\t0\n'
+    'cusparseLtSpMMACompress2\thipsparseLtSpMMACompress2\t\t37\t12\t0\t0\n'
+    'cusparseLtMatDescSetAttribute\thipsparseLtMatDescSetAttribute\t\t37\t12\t0\t0\n'
+    'cusparseLtMatDescGetAttribute\thipsparseLtMatDescGetAttribute\t\t37\t12\t0\t0\n'
+    'cusparseLtMatmulDescSetAttribute\thipsparseLtMatmulDescSetAttribute\t\t37\t12\t0\t0\n'
+    'cusparseLtMatmulDescGetAttribute\thipsparseLtMatmulDescGetAttribute\t\t37\t12\t0\t0\n'
     'cudaLibrary_t\thipLibrary_t\t\t44\t1\t0\t1\n'
     'cudaLibraryLoadData\thipLibraryLoadData\t\t6\t1\t0\t0\n'
     'cudaLibraryLoadFromFile\thipLibraryLoadFromFile\t\t6\t1\t0\t0\n'

@@ -26,7 +26,7 @@ def test_kind_order():
 
 def test_tables_loaded():
     t = maps.tables()
-    assert len(t.renames) > 8900 and len(t.includes) == 64  # HIPIFY's 60 + cuda_bf16/fp8.h, cg reduce/scan
+    assert len(t.renames) > 8900 and len(t.includes) == 65  # HIPIFY's 60 + cuda_bf16/fp8.h, cg reduce/scan, cusparseLt.h
     assert t.includes["cuda_bf16.h"].hip == "hip/hip_bf16.h"
     assert t.renames["cudaMalloc"].hip == "hipMalloc"
     assert t.includes["cuda_runtime.h"].hip == "hip/hip_runtime.h"
@@ -76,3 +76,16 @@ def test_runtime_never_reads_shared(monkeypatch):
     finally:
         maps.tables.cache_clear()
     assert not [f for f in opened if "shared" in f and "hipify-map" in f]
+
+
+def test_newer_hipify_rows():
+    """tools/hipify_newer_maps.tsv (cuSPARSELt) and the generator's later-HIPIFY corrections."""
+    t = maps.tables()
+    e = t.renames["cusparseLtInit"]
+    assert (e.hip, e.library, e.kind) == ("hipsparseLtInit", "CUSPARSELT", maps.KIND_FUNCTION)
+    assert t.renames["CUSPARSELT_INVALID_MODE"].flags & maps.UNSUPPORTED
+    assert t.includes["cusparseLt.h"].hip == "hipsparseLt.h"
+    assert t.renames["__nv_bfloat16"].hip == "__hip_bfloat16"
+    assert not t.renames["__nv_bfloat162"].flags & (maps.UNSUPPORTED | maps.HIP_UNSUPPORTED)
+    assert t.renames["cudaKernel_t"].hip == "hipKernel_t"
+    assert t.renames["cudaLibraryGetGlobal"].flags & maps.HIP_UNSUPPORTED
