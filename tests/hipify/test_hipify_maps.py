@@ -26,7 +26,7 @@ def test_kind_order():
 
 def test_tables_loaded():
     t = maps.tables()
-    assert len(t.renames) > 8900 and len(t.includes) == 65  # HIPIFY's 60 + cuda_bf16/fp8.h, cg reduce/scan, cusparseLt.h
+    assert len(t.renames) > 8900 and len(t.includes) == 66  # HIPIFY's 60 + cuda_bf16/fp8.h, cg reduce/scan, cusparseLt.h, cufile.h
     assert t.includes["cuda_bf16.h"].hip == "hip/hip_bf16.h"
     assert t.renames["cudaMalloc"].hip == "hipMalloc"
     assert t.includes["cuda_runtime.h"].hip == "hip/hip_runtime.h"
@@ -89,3 +89,6 @@ def test_newer_hipify_rows():
     assert not t.renames["__nv_bfloat162"].flags & (maps.UNSUPPORTED | maps.HIP_UNSUPPORTED)
     assert t.renames["cudaKernel_t"].hip == "hipKernel_t"
     assert t.renames["cudaLibraryGetGlobal"].flags & maps.HIP_UNSUPPORTED
+    assert t.renames["cuFileDriverClose_v2"].hip == "hipFileDriverClose"
+    assert t.renames["cuFileStatsStart"].flags & maps.UNSUPPORTED
+    assert t.includes["cufile.h"].library == "CUFILE"
