@@ -113,14 +113,16 @@ struct Max {
   static const bool ident_map = true;
   static __device__ __forceinline__ Acc id() { return oh_lim<Acc>::lo(); }
   static __device__ __forceinline__ Acc map(Ti v, const State&) { return cvt<Acc>(v); }
-  // b replaces a when b is greater or NaN; a NaN a stays (nothing is greater than it).
-  // A bitwise | (no short circuit): the lane loops vectorise to compare + blend.
+  // b replaces a when b is greater, equal or NaN; a NaN a stays (b >= NaN is false): of
+  // equal values (-0.0, +0.0) the later one, as numpy's maximum.reduce. A bitwise | (no short circuit): the lane
+  // loops vectorise to compare + blend.
   template <class X>
-  static __device__ __forceinline__ X comb(X a, X b) { return ((b > a) | (b != b)) ? b : a; }
-  // comb without the NaN test (the CPU platform's vector rows detect NaN apart)
+  static __device__ __forceinline__ X comb(X a, X b) { return ((b >= a) | (b != b)) ? b : a; }
+  // comb without the NaN test (the CPU platform's vector rows detect NaN apart), written as
+  // x86's max: GCC emits vmaxps (b on ties, as comb)
   static const bool fast_nan = oh_is_float<Acc>::v;
   template <class X>
-  static __device__ __forceinline__ X fcomb(X a, X b) { return (b > a) ? b : a; }
+  static __device__ __forceinline__ X fcomb(X a, X b) { return (a > b) ? a : b; }
 };
 template <class Ti>
 struct Min {
@@ -132,10 +134,10 @@ struct Min {
   static __device__ __forceinline__ Acc id() { return oh_lim<Acc>::hi(); }
   static __device__ __forceinline__ Acc map(Ti v, const State&) { return cvt<Acc>(v); }
   template <class X>
-  static __device__ __forceinline__ X comb(X a, X b) { return ((b < a) | (b != b)) ? b : a; }
+  static __device__ __forceinline__ X comb(X a, X b) { return ((b <= a) | (b != b)) ? b : a; }
   static const bool fast_nan = oh_is_float<Acc>::v;
   template <class X>
-  static __device__ __forceinline__ X fcomb(X a, X b) { return (b < a) ? b : a; }
+  static __device__ __forceinline__ X fcomb(X a, X b) { return (a < b) ? a : b; }
 };
 // all / any / count_nonzero: the truth of each element (NaN is true)
 template <class Ti>
