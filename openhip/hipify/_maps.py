@@ -104,6 +104,7 @@ INCLUDES = (
     'nvrtc.h\thip/hiprtc.h\t\t42\t11\t0\t6\n'
     'cusparseLt.h\thipsparseLt.h\t\t42\t12\t0\t6\n'
     'cufile.h\thipfile.h\t\t41\t13\t0\t6\n'
+    'cufftw.h\thipfft/hipfftw.h\t\t41\t6\t0\t6\n'
     'cuda_bf16.h\thip/hip_bf16.h\t\t41\t1\t0\t6\n'
     'cuda_fp8.h\thip/hip_fp8.h\t\t41\t1\t0\t6\n'
     'cooperative_groups/reduce.h\thip/cooperative_groups/hip_reduce.h\t\t41\t1\t0\t6\n'
