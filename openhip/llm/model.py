@@ -160,7 +160,8 @@ class Model:
         # shared by all models); attention with the one (K, V) cache-type pair of this model
         self._fwd_exprs = kernels.name_expressions("forward")
         kt, vt = self.cache_type_k.id, self.cache_type_v.id
-        self._att_exprs = (f"oh_attention<{kt}, {vt}>", f"oh_attention_split<{kt}, {vt}>")
+        self._att_exprs = (f"oh_attention<{kt}, {vt}>", f"oh_attention_split<{kt}, {vt}>",
+                           f"oh_rope_kv_store<{kt}, {vt}>")
         kernels.module("forward", self._fwd_exprs)
         kernels.module("attention", self._att_exprs)
         self._has_q8 = any(t.name in _Q8_TYPES for t, _ in self.weights.values())
@@ -174,7 +175,7 @@ class Model:
         return f
 
     def _lookup(self, name: str):
-        if name.startswith("oh_attention"):
+        if name.startswith(("oh_attention", "oh_rope_kv_store")):
             return kernels.function("attention", name, self._att_exprs)
         if name.startswith("oh_quantize"):
             return kernels.function("quant", name)
@@ -272,6 +273,21 @@ class Model:
                       (gw, uw, x, g, h.ffn, h.dim, T))
         return g
 
+    def _qkv(self, p: str, x: Any, xq: Any, T: int) -> tuple[Any, Any, Any]:
+        """The Q, K and V products of layer prefix ``p``: one launch when the three matrices
+        have the same integer-path type."""
+        h = self.hparams
+        (qt, qw), (kt, kw), (vt, vw) = (self.weights[p + f"attn_{n}.weight"] for n in "qkv")
+        if not (qt.id == kt.id == vt.id and qt.name in _Q8_TYPES):
+            return tuple(self._matmul(p + f"attn_{n}.weight", x, xq, T, h.dim, n) for n in "qkv")
+        nq, nkv = qw.nbytes // row_bytes(qt, h.dim), kw.nbytes // row_bytes(kt, h.dim)
+        q = self._scratch(T * nq, np.float32, "q")
+        k = self._scratch(T * nkv, np.float32, "k")
+        v = self._scratch(T * nkv, np.float32, "v")
+        self._run(f"oh_matmul_q8_qkv<{qt.id}>", _grid(nq + 2 * nkv),
+                  (qw, kw, vw, xq, q, k, v, nq, nkv, h.dim, T))
+        return q, k, v
+
     def _quant_q8(self, x: Any, T: int, K: int, out: str | None = None) -> Any:
         """x [T, K] quantised to Q8_0 rows (for the integer matmul)."""
         if not self._has_q8:
@@ -315,50 +331,50 @@ class Model:
         kt, vt = cache.kt, cache.vt
         scale = float(1.0 / np.sqrt(hd))
         split = self._n_split(T, max(positions) + 1)
+        # RMSNorm + Q8_0 quantisation fused, the residual add into the next norm (the same
+        # operations as oh_residual, oh_rmsnorm and oh_quantize<8>: the same bits)
+        q8 = self._has_q8
+        hq = self._scratch(T * dim // 32 * 34, np.uint8, "hq") if q8 else None
+        aq = self._scratch(T * nh * hd // 32 * 34, np.uint8, "aq") if q8 else None
+        self._run("oh_add_rmsnorm_q8", _grid(T), (x, None, self.vectors["blk.0.attn_norm.weight"],
+                                                  hbuf, hq, T, dim, h.eps))
         for layer in range(h.n_layer):
             p = f"blk.{layer}."
-            self._run("oh_rmsnorm", _grid(T), (x, self.vectors[p + "attn_norm.weight"], hbuf,
-                                               None, T, dim, h.eps))
-            hq = self._quant_q8(hbuf, T, dim, "hq")
-            q = self._matmul(p + "attn_q.weight", hbuf, hq, T, dim, "q")
-            k = self._matmul(p + "attn_k.weight", hbuf, hq, T, dim, "k")
-            v = self._matmul(p + "attn_v.weight", hbuf, hq, T, dim, "v")
+            q, k, v = self._qkv(p, hbuf, hq, T)
             if h.qkv_bias:
                 for vec, bias, w in ((q, "attn_q.bias", nh * hd), (k, "attn_k.bias", nkv * hd),
                                      (v, "attn_v.bias", nkv * hd)):
                     b = self.vectors.get(p + bias)
                     if b is not None:
                         self._run("oh_add_bias", _grid(T * w), (vec, b, w, T * w))
-            for vec, heads in ((q, nh), (k, nkv)):
-                n = T * heads * (h.n_rot // 2)
-                self._run("oh_rope", _grid(n), (vec, pos, T, heads, hd, h.n_rot, h.rope_base,
-                                                h.rope_scale, int(h.neox)))
-            w = nkv * hd
-            self._run(f"oh_kv_store<{kt.id}>", _grid(T * (w // kt.block)),
-                      (k, cache.k[layer], slot, T, w))
-            self._run(f"oh_kv_store<{vt.id}>", _grid(T * (w // vt.block)),
-                      (v, cache.v[layer], slot, T, w))
+            # RoPE on Q and K and the K/V cache writes in one launch
+            self._run(f"oh_rope_kv_store<{kt.id}, {vt.id}>", _grid(T * (nh + nkv)),
+                      (q, k, v, cache.k[layer], cache.v[layer], pos, slot, T, nh, nkv, hd,
+                       h.n_rot, h.rope_base, h.rope_scale, int(h.neox)))
             att = self._scratch(T * nh * hd, np.float32, "att")
             if split > 1:
                 part = self._scratch(T * nh * split * (hd + 2), np.float32, "part")
                 self._run(f"oh_attention_split<{kt.id}, {vt.id}>", _grid(T * nh * split),
                           (q, cache.k[layer], cache.v[layer], part, seq, pos, T, nh, nkv, hd,
                            cache.n_ctx, scale, split))
-                self._run("oh_attention_merge", _grid(T * nh), (part, att, T * nh, hd, split))
-            else:
+                self._run("oh_attention_merge", _grid(T * nh), (part, att, T * nh, hd, split,
+                                                                aq))
+            else:  # the output and its Q8_0 blocks
                 self._run(f"oh_attention<{kt.id}, {vt.id}>", _grid(T * nh),
                           (q, cache.k[layer], cache.v[layer], att, seq, pos, T, nh, nkv, hd,
-                           cache.n_ctx, scale))
-            aq = self._quant_q8(att, T, nh * hd, "aq")
+                           cache.n_ctx, scale, aq))
             o = self._matmul(p + "attn_output.weight", att, aq, T, nh * hd, "o")
-            self._run("oh_residual", _grid(T * dim), (x, o, T * dim))
-            self._run("oh_rmsnorm", _grid(T), (x, self.vectors[p + "ffn_norm.weight"], hbuf,
-                                               None, T, dim, h.eps))
-            hq = self._quant_q8(hbuf, T, dim, "hq")
+            self._run("oh_add_rmsnorm_q8", _grid(T), (x, o, self.vectors[p + "ffn_norm.weight"],
+                                                      hbuf, hq, T, dim, h.eps))
             g = self._gate_up(p, hbuf, hq, T)
             gq = self._quant_q8(g, T, h.ffn, "gq")
             d = self._matmul(p + "ffn_down.weight", g, gq, T, h.ffn, "o")
-            self._run("oh_residual", _grid(T * dim), (x, d, T * dim))
+            if layer + 1 < h.n_layer:
+                self._run("oh_add_rmsnorm_q8", _grid(T), (
+                    x, d, self.vectors[f"blk.{layer + 1}.attn_norm.weight"], hbuf, hq, T, dim,
+                    h.eps))
+            else:
+                self._run("oh_residual", _grid(T * dim), (x, d, T * dim))
         R = len(rows)
         hr = self._scratch(R * dim, np.float32)
         self._run("oh_rmsnorm", _grid(R), (x, self.vectors["output_norm.weight"], hr,

@@ -22,9 +22,10 @@ def fwd(name):
     return kernels.function("forward", name)
 
 
-def att(name, kt, vt):
+def att(name, kt, vt):  # the module a model with this cache-type pair builds
     return kernels.function("attention", name, (f"oh_attention<{kt}, {vt}>",
-                                                f"oh_attention_split<{kt}, {vt}>"))
+                                                f"oh_attention_split<{kt}, {vt}>",
+                                                f"oh_rope_kv_store<{kt}, {vt}>"))
 
 
 def grid(n):
@@ -170,16 +171,21 @@ def test_attention_gqa_causal(kt, vt):
     args = (hip.asarray(Q), hip.asarray(kq.ravel()), hip.asarray(vq.ravel()))
     meta = (hip.asarray(seq), hip.asarray(pos), T, nh, nkv, hd, n_ctx, scale)
     out = hip.empty(T * nh * hd, np.float32)
+    oq = hip.empty(T * nh * hd // 32 * 34, np.uint8)
     att(f"oh_attention<{K_t.id}, {V_t.id}>", K_t.id, V_t.id)(grid(T * nh), B,
-                                                            (*args, out, *meta))
+                                                            (*args, out, *meta, oq))
     np.testing.assert_allclose(out.get().reshape(T, nh, hd), want, rtol=1e-4, atol=1e-4)
+    # the output's Q8_0 blocks, as oh_quantize<8> writes them
+    assert np.array_equal(oq.get(), quant.quantize(out.get(), "q8_0").ravel())
     for split in (2, 5):
         part = hip.empty(T * nh * split * (hd + 2), np.float32)
         att(f"oh_attention_split<{K_t.id}, {V_t.id}>", K_t.id, V_t.id)(
             grid(T * nh * split), B, (*args, part, *meta, split))
         o2 = hip.empty(T * nh * hd, np.float32)
-        att("oh_attention_merge", K_t.id, V_t.id)(grid(T * nh), B, (part, o2, T * nh, hd, split))
+        att("oh_attention_merge", K_t.id, V_t.id)(grid(T * nh), B, (part, o2, T * nh, hd, split,
+                                                                    oq))
         np.testing.assert_allclose(o2.get().reshape(T, nh, hd), want, rtol=1e-4, atol=1e-4)
+        assert np.array_equal(oq.get(), quant.quantize(o2.get(), "q8_0").ravel())
 
 
 def test_logprob_rows():
@@ -245,6 +251,86 @@ def test_attention_f16_simd_path_equals_portable_path():
         out = hip.empty(3 * nh * hd, np.float32)
         m.get_function("oh_attention<1, 1>")(grid(3 * nh), B, (
             hip.asarray(Q), hip.asarray(kq.ravel()), hip.asarray(vq.ravel()), out,
-            hip.asarray(seq), hip.asarray(pos), 3, nh, nkv, hd, n_ctx, float(1 / np.sqrt(hd))))
+            hip.asarray(seq), hip.asarray(pos), 3, nh, nkv, hd, n_ctx, float(1 / np.sqrt(hd)),
+            None))
         outs.append(out.get())
     assert np.array_equal(outs[0].view(np.uint32), outs[1].view(np.uint32))
+
+
+def _bits_equal(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    return a.shape == b.shape and np.array_equal(a.view(np.uint8), b.view(np.uint8))
+
+
+@pytest.mark.parametrize("with_add", [False, True])
+def test_add_rmsnorm_q8_equals_the_three_kernels(with_add):
+    """The fused residual + RMSNorm + Q8_0 quantisation: the bits of oh_residual, oh_rmsnorm
+    and oh_quantize<8> run one after the other; without yq only the norm is written."""
+    T, dim = 5, 96
+    x = RNG.standard_normal((T, dim)).astype(np.float32)
+    a = RNG.standard_normal((T, dim)).astype(np.float32)
+    w = RNG.standard_normal(dim).astype(np.float32)
+    dw = hip.asarray(w)
+    x1, x2 = hip.asarray(x), hip.asarray(x)
+    add = hip.asarray(a) if with_add else None
+    y1, y2 = hip.empty(T * dim, np.float32), hip.empty(T * dim, np.float32)
+    q1, q2 = hip.empty(T * dim // 32 * 34, np.uint8), hip.empty(T * dim // 32 * 34, np.uint8)
+    fwd("oh_add_rmsnorm_q8")(grid(T), B, (x1, add, dw, y1, q1, T, dim, 1e-5))
+    if with_add:
+        fwd("oh_residual")(grid(T * dim), B, (x2, add, T * dim))
+    fwd("oh_rmsnorm")(grid(T), B, (x2, dw, y2, None, T, dim, 1e-5))
+    kernels.function("quant", "oh_quantize<8>")(grid(T * dim // 32), B, (y2, q2, T * dim // 32))
+    assert _bits_equal(x1.get(), x2.get())
+    assert _bits_equal(y1.get(), y2.get()) and _bits_equal(q1.get(), q2.get())
+    y3 = hip.empty(T * dim, np.float32)
+    fwd("oh_add_rmsnorm_q8")(grid(T), B, (hip.asarray(x2.get()), None, dw, y3, None, T, dim,
+                                          1e-5))
+    want = x2.get().astype(np.float64)
+    want = want / np.sqrt((want * want).mean(-1, keepdims=True) + 1e-5) * w
+    np.testing.assert_allclose(y3.get().reshape(T, dim), want, rtol=2e-6, atol=2e-6)
+
+
+@pytest.mark.parametrize("kt,vt,neox", [("f16", "f16", 0), ("q8_0", "q4_0", 1),
+                                        ("f32", "bf16", 0)])
+def test_rope_kv_store_equals_rope_then_kv_store(kt, vt, neox):
+    """oh_rope_kv_store: the bits of oh_rope on Q and K, then oh_kv_store of K and V."""
+    K_t, V_t = by_name(kt), by_name(vt)
+    T, nh, nkv, hd, n_ctx = 3, 4, 2, 64, 8
+    w = nkv * hd
+    q = RNG.standard_normal((T, nh * hd)).astype(np.float32)
+    k = RNG.standard_normal((T, w)).astype(np.float32)
+    v = RNG.standard_normal((T, w)).astype(np.float32)
+    pos = hip.asarray(np.array([0, 5, 300], np.int32))
+    slot = hip.asarray(np.array([1, 6, n_ctx + 3], np.int64))
+    rope = (hd, 10000.0, 1.0, neox)
+    outs = []
+    for fused in (True, False):
+        dq, dk, dv = hip.asarray(q), hip.asarray(k), hip.asarray(v)
+        kc = hip.zeros(2 * n_ctx * (w // K_t.block) * K_t.bytes, np.uint8)
+        vc = hip.zeros(2 * n_ctx * (w // V_t.block) * V_t.bytes, np.uint8)
+        if fused:
+            att(f"oh_rope_kv_store<{K_t.id}, {V_t.id}>", K_t.id, V_t.id)(
+                grid(T * (nh + nkv)), B, (dq, dk, dv, kc, vc, pos, slot, T, nh, nkv, hd, *rope))
+        else:
+            for vec, heads in ((dq, nh), (dk, nkv)):
+                fwd("oh_rope")(grid(T * heads * hd // 2), B, (vec, pos, T, heads, hd, *rope))
+            fwd(f"oh_kv_store<{K_t.id}>")(grid(T * w // K_t.block), B, (dk, kc, slot, T, w))
+            fwd(f"oh_kv_store<{V_t.id}>")(grid(T * w // V_t.block), B, (dv, vc, slot, T, w))
+        outs.append([a.get() for a in (dq, dk, kc, vc)])
+    for a, b in zip(*outs, strict=True):
+        assert _bits_equal(a, b)
+    assert outs[0][2].any() and outs[0][3].any()
+
+
+def test_matmul_q8_qkv_equals_three_products():
+    N_q, N_kv, K, T = 96, 40, 256, 3
+    ws = [RNG.standard_normal((n, K)).astype(np.float32) for n in (N_q, N_kv, N_kv)]
+    wq = [hip.asarray(quant.quantize(w_, "q8_0").ravel()) for w_ in ws]
+    xq = hip.asarray(quant.quantize(RNG.standard_normal((T, K)).astype(np.float32),
+                                    "q8_0").ravel())
+    fused = [hip.empty(T * n, np.float32) for n in (N_q, N_kv, N_kv)]
+    fwd("oh_matmul_q8_qkv<8>")(grid(N_q + 2 * N_kv), B, (*wq, xq, *fused, N_q, N_kv, K, T))
+    for w_, y, n in zip(wq, fused, (N_q, N_kv, N_kv), strict=True):
+        one = hip.empty(T * n, np.float32)
+        fwd("oh_matmul_q8<8>")(grid(n), B, (w_, xq, one, n, K, T))
+        assert _bits_equal(y.get(), one.get())

@@ -1,10 +1,11 @@
-// openhip: name_expressions = oh_attention<0, 0>, oh_attention<1, 1>, oh_attention<30, 30>, oh_attention<8, 8>, oh_attention<2, 2>, oh_attention<1, 8>, oh_attention<8, 1>, oh_attention<1, 2>, oh_attention<2, 1>, oh_attention<8, 2>, oh_attention<2, 8>, oh_attention<0, 1>, oh_attention<1, 0>, oh_attention_split<0, 0>, oh_attention_split<1, 1>, oh_attention_split<30, 30>, oh_attention_split<8, 8>, oh_attention_split<2, 2>, oh_attention_split<1, 8>, oh_attention_split<8, 1>, oh_attention_split<1, 2>, oh_attention_split<2, 1>, oh_attention_split<8, 2>, oh_attention_split<2, 8>, oh_attention_split<0, 1>, oh_attention_split<1, 0>
+// openhip: name_expressions = oh_attention<0, 0>, oh_attention<1, 1>, oh_attention<30, 30>, oh_attention<8, 8>, oh_attention<2, 2>, oh_attention<1, 8>, oh_attention<8, 1>, oh_attention<1, 2>, oh_attention<2, 1>, oh_attention<8, 2>, oh_attention<2, 8>, oh_attention<0, 1>, oh_attention<1, 0>, oh_attention_split<0, 0>, oh_attention_split<1, 1>, oh_attention_split<30, 30>, oh_attention_split<8, 8>, oh_attention_split<2, 2>, oh_attention_split<1, 8>, oh_attention_split<8, 1>, oh_attention_split<1, 2>, oh_attention_split<2, 1>, oh_attention_split<8, 2>, oh_attention_split<2, 8>, oh_attention_split<0, 1>, oh_attention_split<1, 0>, oh_rope_kv_store<0, 0>, oh_rope_kv_store<1, 1>, oh_rope_kv_store<30, 30>, oh_rope_kv_store<8, 8>, oh_rope_kv_store<2, 2>, oh_rope_kv_store<1, 8>, oh_rope_kv_store<8, 1>, oh_rope_kv_store<1, 2>, oh_rope_kv_store<2, 1>, oh_rope_kv_store<8, 2>, oh_rope_kv_store<2, 8>, oh_rope_kv_store<0, 1>, oh_rope_kv_store<1, 0>
 // Causal grouped-query attention over the KV cache (types KT for K, VT for V, read quantized).
 // A model builds this module with the one (KT, VT) pair it uses (the first line lists the pairs
 // the compile checks cover). oh_attention walks the keys of each query in order 0..pos, one at
 // a time (online softmax): the same values for a token in a prefill pass or decoded alone.
 // oh_attention_split (the default mode's decode) splits the keys into chunks.
-#include "ggml_types.h"
+#include "ggml_quant.h"
+#include "rope.h"
 
 #define OH_MAX_HD 256  // largest head dimension
 
@@ -13,6 +14,14 @@ __device__ __forceinline__ float oh_tree8(const float* a) {
 }
 
 // ---------------------------------------------------------------- attention
+
+// The Q8_0 blocks of output row i (hd values at o) into Oq (nullptr: none): the bytes
+// oh_quantize<8> writes for them, for the next matrix product's integer path.
+__device__ __forceinline__ void oh_store_q8(const float* o, uint8_t* Oq, long long i, int hd) {
+    if (Oq == nullptr) return;
+    const int nb = hd / 32;
+    for (int b = 0; b < nb; ++b) oh_quant_block<OH_Q8_0>(o + b * 32, Oq + (i * nb + b) * 34);
+}
 
 // q . k for one head, k dequantised from the cache (fmaf, 8 interleaved sums, fixed tree).
 template <int KT>
@@ -83,12 +92,14 @@ __device__ __forceinline__ void oh_online_step<OH_F16>(float s, const uint8_t* v
 
 // Causal grouped-query attention for queries Q[T, n_head, hd] against the cache rows
 // [seq[t] * n_ctx + 0 .. seq[t] * n_ctx + pos[t]] (K/V types KT/VT, row width n_kv * hd);
-// O[T, n_head, hd]. One thread per (token, head): keys in order 0..pos, one at a time.
+// O[T, n_head, hd] (and its Q8_0 blocks in Oq unless nullptr). One thread per (token, head):
+// keys in order 0..pos, one at a time.
 template <int KT, int VT>
 __global__ void oh_attention(const float* __restrict__ Q, const uint8_t* __restrict__ Kc,
                              const uint8_t* __restrict__ Vc, float* __restrict__ O,
                              const int* __restrict__ seq, const int* __restrict__ pos, int T,
-                             int n_head, int n_kv, int hd, int n_ctx, float scale) {
+                             int n_head, int n_kv, int hd, int n_ctx, float scale,
+                             uint8_t* __restrict__ Oq) {
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i >= (long long)T * n_head) return;
     const int t = (int)(i / n_head), h = (int)(i % n_head);
@@ -112,6 +123,7 @@ __global__ void oh_attention(const float* __restrict__ Q, const uint8_t* __restr
     float* o = O + i * hd;
     const float inv = 1.0f / l;
     for (int d = 0; d < hd; ++d) o[d] = acc[d] * inv;
+    oh_store_q8(o, Oq, i, hd);
 }
 
 // The default mode's decode attention: the keys of each (token, head) split into n_split chunks
@@ -156,7 +168,8 @@ __global__ void oh_attention_split(const float* __restrict__ Q, const uint8_t* _
 }
 
 __global__ void oh_attention_merge(const float* __restrict__ part, float* __restrict__ O,
-                                   long long rows, int hd, int n_split) {
+                                   long long rows, int hd, int n_split,
+                                   uint8_t* __restrict__ Oq) {
     const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
     if (i >= rows) return;
     const float* p = part + i * n_split * (hd + 2);
@@ -174,5 +187,41 @@ __global__ void oh_attention_merge(const float* __restrict__ part, float* __rest
     }
     const float inv = 1.0f / l;
     for (int d = 0; d < hd; ++d) o[d] *= inv;
+    oh_store_q8(o, Oq, i, hd);
 }
 
+// oh_rope on Q and K, then oh_kv_store of K and V, in one launch (the same operations, so the
+// same values and cache bytes): one thread per (token, head) of Q and of K/V; a K/V thread
+// rotates its K head and writes its K and V heads' blocks (types KT, VT) to cache row slot[t].
+template <int KT, int VT>
+__global__ void oh_rope_kv_store(float* __restrict__ q, float* __restrict__ k,
+                                 const float* __restrict__ v, uint8_t* __restrict__ kc,
+                                 uint8_t* __restrict__ vc, const int* __restrict__ pos,
+                                 const long long* __restrict__ slot, int T, int n_head, int n_kv,
+                                 int hd, int n_rot, float freq_base, float freq_scale, int neox) {
+    const long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+    const int heads = n_head + n_kv;
+    if (i >= (long long)T * heads) return;
+    const int t = (int)(i / heads), h = (int)(i % heads);
+    const int half = n_rot / 2;
+    if (h < n_head) {
+        float* x = q + ((long long)t * n_head + h) * hd;
+        for (int p = 0; p < half; ++p) oh_rope_pair(x, p, pos[t], n_rot, freq_base, freq_scale, neox);
+        return;
+    }
+    const int kh = h - n_head;
+    const long long width = (long long)n_kv * hd;
+    float* x = k + t * width + (long long)kh * hd;
+    for (int p = 0; p < half; ++p) oh_rope_pair(x, p, pos[t], n_rot, freq_base, freq_scale, neox);
+    {
+        const int BS = oh_type<KT>::block, BB = oh_type<KT>::bytes;
+        uint8_t* row = kc + slot[t] * (width / BS) * BB + (long long)kh * hd / BS * BB;
+        for (int b = 0; b < hd / BS; ++b) oh_quant_block<KT>(x + b * BS, row + (long long)b * BB);
+    }
+    {
+        const int BS = oh_type<VT>::block, BB = oh_type<VT>::bytes;
+        const float* xv = v + t * width + (long long)kh * hd;
+        uint8_t* row = vc + slot[t] * (width / BS) * BB + (long long)kh * hd / BS * BB;
+        for (int b = 0; b < hd / BS; ++b) oh_quant_block<VT>(xv + b * BS, row + (long long)b * BB);
+    }
+}

@@ -1,4 +1,4 @@
-// openhip: name_expressions = oh_embed<0>, oh_embed<1>, oh_embed<30>, oh_embed<8>, oh_embed<2>, oh_embed<3>, oh_embed<6>, oh_embed<7>, oh_embed<12>, oh_embed<14>, oh_matmul<0>, oh_matmul<1>, oh_matmul<30>, oh_matmul<3>, oh_matmul<7>, oh_matmul<12>, oh_matmul<14>, oh_matmul_q8<8>, oh_matmul_q8<2>, oh_matmul_q8<6>, oh_kv_store<0>, oh_kv_store<1>, oh_kv_store<30>, oh_kv_store<8>, oh_kv_store<2>, oh_matmul_swiglu<0>, oh_matmul_swiglu<1>, oh_matmul_swiglu<30>, oh_matmul_swiglu<3>, oh_matmul_swiglu<7>, oh_matmul_swiglu<12>, oh_matmul_swiglu<14>, oh_matmul_swiglu_q8<8>, oh_matmul_swiglu_q8<2>, oh_matmul_swiglu_q8<6>
+// openhip: name_expressions = oh_embed<0>, oh_embed<1>, oh_embed<30>, oh_embed<8>, oh_embed<2>, oh_embed<3>, oh_embed<6>, oh_embed<7>, oh_embed<12>, oh_embed<14>, oh_matmul<0>, oh_matmul<1>, oh_matmul<30>, oh_matmul<3>, oh_matmul<7>, oh_matmul<12>, oh_matmul<14>, oh_matmul_q8<8>, oh_matmul_q8<2>, oh_matmul_q8<6>, oh_kv_store<0>, oh_kv_store<1>, oh_kv_store<30>, oh_kv_store<8>, oh_kv_store<2>, oh_matmul_swiglu<0>, oh_matmul_swiglu<1>, oh_matmul_swiglu<30>, oh_matmul_swiglu<3>, oh_matmul_swiglu<7>, oh_matmul_swiglu<12>, oh_matmul_swiglu<14>, oh_matmul_swiglu_q8<8>, oh_matmul_swiglu_q8<2>, oh_matmul_swiglu_q8<6>, oh_matmul_q8_qkv<8>, oh_matmul_q8_qkv<2>, oh_matmul_q8_qkv<6>
 //
 // The forward pass of a llama-family transformer: embedding lookup, RMSNorm, RoPE, products with
 // quantized weight matrices, SwiGLU, the KV cache (quantized when written), log-softmax.
@@ -13,6 +13,7 @@
 //
 // Products accumulate with fmaf, which every platform rounds the same way.
 #include "ggml_quant.h"
+#include "rope.h"
 
 __device__ __forceinline__ float oh_tree8(const float* a) {
     return ((a[0] + a[1]) + (a[2] + a[3])) + ((a[4] + a[5]) + (a[6] + a[7]));
@@ -51,6 +52,33 @@ __global__ void oh_rmsnorm(const float* __restrict__ x, const float* __restrict_
     for (int i = 0; i < dim; ++i) yr[i] = (xr[i] * scale) * w[i];
 }
 
+// The decode path's fused form of oh_residual, oh_rmsnorm and oh_quantize<8> (the same
+// operations on the same values, so the same bits): x[r, :] += add[r, :] when add != nullptr,
+// then y[r, :] = RMSNorm(x[r, :]) * w, and its Q8_0 blocks in yq when yq != nullptr. One thread
+// per row.
+__global__ void oh_add_rmsnorm_q8(float* __restrict__ x, const float* __restrict__ add,
+                                  const float* __restrict__ w, float* __restrict__ y,
+                                  uint8_t* __restrict__ yq, int R, int dim, float eps) {
+    const int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= R) return;
+    float* xr = x + (long long)r * dim;
+    if (add) {
+        const float* ar = add + (long long)r * dim;
+        for (int i = 0; i < dim; ++i) xr[i] += ar[i];
+    }
+    float part[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    for (int i = 0; i < dim; i += 8)
+        for (int j = 0; j < 8; ++j) part[j] = fmaf(xr[i + j], xr[i + j], part[j]);
+    const float scale = 1.0f / sqrtf(oh_tree8(part) / (float)dim + eps);
+    float* yr = y + (long long)r * dim;
+    for (int i = 0; i < dim; ++i) yr[i] = (xr[i] * scale) * w[i];
+    if (yq) {
+        const int nb = dim / 32;
+        for (int b = 0; b < nb; ++b)
+            oh_quant_block<OH_Q8_0>(yr + b * 32, yq + ((long long)r * nb + b) * 34);
+    }
+}
+
 // ---------------------------------------------------------------- RoPE
 
 // Rotates the first n_rot dims of each head of x[T, n_head, hd] in place by pos[t] * freq_scale *
@@ -64,14 +92,7 @@ __global__ void oh_rope(float* __restrict__ x, const int* __restrict__ pos, int 
     const int p = (int)(i % half);
     const long long th = i / half;  // token * n_head + head
     const int t = (int)(th / n_head);
-    float* v = x + th * hd;
-    const float theta = (float)pos[t] * freq_scale * powf(freq_base, -(float)(2 * p) / (float)n_rot);
-    const float c = cosf(theta), s = sinf(theta);
-    const int a = neox ? p : 2 * p;
-    const int b = neox ? p + half : 2 * p + 1;
-    const float x0 = v[a], x1 = v[b];
-    v[a] = x0 * c - x1 * s;
-    v[b] = x0 * s + x1 * c;
+    oh_rope_pair(x + th * hd, p, pos[t], n_rot, freq_base, freq_scale, neox);
 }
 
 // ---------------------------------------------------------------- matrix products
@@ -311,6 +332,34 @@ __global__ void oh_matmul_swiglu_q8(const uint8_t* __restrict__ Wg,
         oh_row_dots_q8<WT>(Wg + n * rb, Xq + t0 * ts, ts, nb, nt, g);
         oh_row_dots_q8<WT>(Wu + n * rb, Xq + t0 * ts, ts, nb, nt, u);
         for (int tt = 0; tt < nt; ++tt) Y[(long long)(t0 + tt) * N + n] = oh_silu_mul(g[tt], u[tt]);
+    }
+}
+
+// The Q, K and V products (oh_matmul_q8 with three weight matrices of type WT, Nq, Nkv and Nkv
+// rows) in one launch: one thread per output row of the three, the same dot products.
+template <int WT>
+__global__ void oh_matmul_q8_qkv(const uint8_t* __restrict__ Wq, const uint8_t* __restrict__ Wk,
+                                 const uint8_t* __restrict__ Wv, const uint8_t* __restrict__ Xq,
+                                 float* __restrict__ Yq, float* __restrict__ Yk,
+                                 float* __restrict__ Yv, int Nq, int Nkv, int K, int T) {
+    const int nb = K / 32;
+    int n = blockIdx.x * blockDim.x + threadIdx.x;
+    if (n >= Nq + 2 * Nkv) return;
+    const uint8_t* W = Wq;
+    float* Y = Yq;
+    int N = Nq;
+    if (n >= Nq + Nkv) {
+        W = Wv, Y = Yv, N = Nkv, n -= Nq + Nkv;
+    } else if (n >= Nq) {
+        W = Wk, Y = Yk, N = Nkv, n -= Nq;
+    }
+    const long long ts = (long long)nb * 34;
+    for (int t0 = 0; t0 < T; t0 += 4) {
+        float acc[4];
+        const int nt = min(4, T - t0);
+        oh_row_dots_q8<WT>(W + (long long)n * nb * oh_type<WT>::bytes, Xq + t0 * ts, ts, nb, nt,
+                           acc);
+        for (int tt = 0; tt < nt; ++tt) Y[(long long)(t0 + tt) * N + n] = acc[tt];
     }
 }
 
