@@ -78,7 +78,7 @@ def _fill(out: ndarray, value: Any) -> None:
     a.n = out.size
     a.ptr[0] = out.data.ptr
     _scal(a, 1, raw, out.dtype)
-    _kernel("fill", out.dtype, out.device).launch_ohargs(out.size, a)
+    _kernel("fill", out.dtype, out.device).launch_flat(out.size, a, (out.dtype.itemsize,))
 
 
 def _default_dtype(host: np.ndarray) -> np.dtype:
@@ -354,7 +354,7 @@ def arange(start: Any, /, stop: Any = None, step: Any = 1, *, dtype: Any = None,
         a.ptr[0] = out.data.ptr
         _scal(a, 1, start, dt)
         _scal(a, 2, step, dt)
-        _kernel("arange", dt, out.device).launch_ohargs(n, a)
+        _kernel("arange", dt, out.device).launch_flat(n, a, (dt.itemsize,))
     return out
 
 

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..runtime.array import DeviceArray
 from . import _dtypes as D
+from . import _kernels
 from ._array import _alloc, as_ndarray, empty_array, ndarray
 from ._kernels import Family, OhArgs, collapse, ctype, grid2d, pack_struct
 
@@ -181,24 +182,6 @@ def _kernel(op: Op, dt: np.dtype, layout: int, device: Any):
 #: kernels per build of a strided layout (a script uses few of them; each costs compile time)
 _STRIDED_BUILD = 4
 _LAYOUT_NAME = "cs2r"  # 0 contiguous, 1 strided n-D, 2 strided 2-D, 3 2-D with contiguous rows
-#: the most elements one launch of a layout-0 kernel covers (its index is an int): larger
-#: launches are split into pieces with the operands' pointers advanced
-_CHUNK = 1 << 30
-
-
-def _launch_flat(k: Any, a: OhArgs, n: int, itemsizes: list[int]) -> None:
-    """Launch the layout-0 kernel ``k`` over ``n`` elements (``itemsizes[j]``: operand j's
-    element size; inline scalars stay put), in pieces of at most ``_CHUNK``."""
-    if n <= _CHUNK:
-        k.launch_ohargs(n, a)
-        return
-    for start in range(0, n, _CHUNK):
-        b = OhArgs.from_buffer_copy(a)
-        b.n = builtins.min(_CHUNK, n - start)
-        for j, size in enumerate(itemsizes):
-            if not (a.smask >> j) & 1:
-                b.ptr[j] = a.ptr[j] + start * size
-        k.launch_ohargs(b.n, b)
 
 
 # ---- casts -------------------------------------------------------------------------------
@@ -226,7 +209,7 @@ def _cast_into(out: ndarray, x: ndarray) -> None:
                                      [out.dtype.itemsize, x.dtype.itemsize])
     k = _cast_kernel(x.dtype, out.dtype, layout, out.device)
     if layout == 0:
-        _launch_flat(k, a, out.size, [out.dtype.itemsize, x.dtype.itemsize])
+        k.launch_flat(out.size, a, (out.dtype.itemsize, x.dtype.itemsize))
     elif grid is None:
         k.launch_ohargs(out.size, a)
     else:
@@ -452,8 +435,8 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None) -> nda
             None if (smask >> k) & 1 else
             (D.bool if (op.name == "where" and k == 1) else dt).itemsize
             for k in range(1, len(conv) + 1)])
-    plan.itemsizes = [odt.itemsize] + [
-        (D.bool if (op.name == "where" and k == 1) else dt).itemsize
+    plan.itemsizes = [odt.itemsize] + [  # layout 0's pointer steps (0: an inline scalar)
+        0 if (smask >> k) & 1 else (D.bool if (op.name == "where" and k == 1) else dt).itemsize
         for k in range(1, len(conv) + 1)] if layout == 0 else None
     plan.kernel = _kernel(op, dt, layout, dev)
     plan.args = a
@@ -509,8 +492,8 @@ def _launch(plan: _Plan, operands: tuple[Any, ...], out: ndarray | None) -> ndar
             i += 1
         for i, dt in plan.scalars:
             _set_scalar(a, i, operands[i - 1], dt, plan.name)
-        if plan.itemsizes is not None and plan.n > _CHUNK:
-            _launch_flat(k, a, plan.n, plan.itemsizes)
+        if plan.itemsizes is not None and plan.n > _kernels.FLAT_CHUNK:
+            k.launch_flat(plan.n, a, plan.itemsizes)
         elif plan.grid is None:
             k.launch_packed(plan.n, plan.packed)
         else:

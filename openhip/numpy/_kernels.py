@@ -65,12 +65,14 @@ from ..runtime.stream import _stream_stack, resolve_stream
 from ._dtypes import CTYPES
 
 __all__ = ["KERNEL_DIR", "MAXDIM", "NOPS", "OhArgs", "Family", "Kernel", "source", "ctype",
-           "grid_for", "grid2d", "collapse", "pack_struct", "BLOCK"]
+           "grid_for", "grid2d", "collapse", "pack_struct", "BLOCK", "FLAT_CHUNK"]
 
 KERNEL_DIR = Path(__file__).parent / "kernels"
 MAXDIM = 8
 NOPS = 4
 BLOCK = 256
+#: the most elements one launch of a flat kernel (an int index) covers: see Kernel.launch_flat
+FLAT_CHUNK = 1 << 30
 
 _INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"\s*$')
 
@@ -171,6 +173,25 @@ class Kernel:
         self._platform.launch(self._index, self._handle, grid, (block, 1, 1), 0, handle, packed)
 
     launch_struct = launch_ohargs  # any ctypes.Structure passed by value
+
+    def launch_flat(self, n: int, args: OhArgs, itemsizes: Sequence[int]) -> None:
+        """Launch a *flat* kernel over ``n`` elements: one whose index is the int
+        ``blockIdx.x * blockDim.x + threadIdx.x`` (on the CPU platform the thread loop then
+        vectorises, and a kernel naming no 64-bit type compiles in one loop form). Past
+        :data:`FLAT_CHUNK` elements it runs in pieces: operand j's pointer advanced by
+        ``itemsizes[j]`` bytes per element (0: left alone), ``n`` the piece's length and
+        ``extra[3]`` its first element's index (for kernels that compute from the index)."""
+        if n <= FLAT_CHUNK:
+            self.launch_ohargs(n, args)
+            return
+        for start in range(0, n, FLAT_CHUNK):
+            piece = OhArgs.from_buffer_copy(args)
+            piece.n = min(FLAT_CHUNK, n - start)
+            piece.extra[3] = args.extra[3] + start
+            for j, size in enumerate(itemsizes):
+                if size:
+                    piece.ptr[j] = args.ptr[j] + start * size
+            self.launch_ohargs(piece.n, piece)
 
     def launch_packed(self, n: int, packed: PackedArgs, block: int = BLOCK) -> None:
         """Like :meth:`launch_ohargs` with the struct already wrapped (:func:`pack_struct`):

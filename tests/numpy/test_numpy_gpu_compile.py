@@ -14,8 +14,8 @@ from openhip.numpy._kernels import ctype, source
 from openhip.numpy._manipulation import _EXPRS as INDEX_EXPRS
 
 TARGETS = [("nvidia", "sm_90"), ("amd", "gfx90a")]
-# every group over a dtype of each kind (strided layout: it has every code path), both
-# layouts for float64; the creation kernels over all of them
+# every group over a dtype of each kind (the contiguous and the strided n-D layout), every
+# layout for float64; the creation kernels over all of them
 DTYPES = [D.bool, D.int8, D.uint64, D.float16, D.bfloat16, D.float32, D.float64, D.complex64,
           D.complex128]
 EW_DTYPES = [D.bool, D.uint64, D.bfloat16, D.float64, D.complex64]
@@ -24,12 +24,14 @@ EW_DTYPES = [D.bool, D.uint64, D.bfloat16, D.float64, D.complex64]
 def _elementwise_exprs() -> list[str]:
     exprs: list[str] = []
     for dt in EW_DTYPES:
-        for group in ("arith", "compare", "bits", "exp", "trig", "round", "misc"):
-            for layout in ((0, 1, 2) if dt == D.float64 else (1,)):
+        for group in sorted({op.group for op in ew._OPS.values()}):
+            for layout in ((0, 1, 2, 3) if dt == D.float64 else (0, 1)):
                 exprs += ew._group_exprs(group, dt, layout)
     for src, dst in [(D.int32, D.float16), (D.bfloat16, D.complex64), (D.complex128, D.bool),
                      (D.float64, D.uint8), (D.bool, D.bfloat16)]:
         exprs.append(f"un<o_copy, {ctype(src)}, {ctype(dst)}, 1>")
+        exprs.append(f"un0<o_copy, {ctype(src)}, {ctype(dst)}>")
+        exprs.append(f"un3<o_copy, {ctype(src)}, {ctype(dst)}>")
     return sorted(set(exprs))
 
 

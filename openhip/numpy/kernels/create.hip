@@ -1,7 +1,8 @@
 // openhip.numpy creation kernels (openhip/numpy/_creation.py), per storage type T; the output
 // is C-contiguous (operand 0), n elements; scalars are inline (OhArgs::scal, T's bytes).
 //   fill<T>:     out[i] = scal[1]
-//   arange<T>:   out[i] = scal[1] + i * scal[2]               (computed in T's compute type)
+//   arange<T>:   out[i] = scal[1] + (extra[3] + i) * scal[2]  (computed in T's compute type)
+//   (fill and arange are flat kernels, an int index: Kernel.launch_flat in _kernels.py)
 //   linspace<T>: out[i] = scal[1] + i * scal[2] in complex double (scal[k] holds the two
 //                doubles); the last = scal[3] when extra[0] (endpoint)
 //   eye<T>:      out[r, c] = (c - r == extra[1]) for extra[0] columns
@@ -12,19 +13,19 @@
 
 template <class T>
 __global__ void fill(OhArgs a) {
-  const oh_i64 i = oh_index();
-  if (i >= a.n) return;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (int)a.n) return;
   ((T*)a.ptr[0])[i] = *(const T*)a.scal[1];
 }
 
 template <class T>
 __global__ void arange(OhArgs a) {
-  const oh_i64 i = oh_index();
-  if (i >= a.n) return;
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (int)a.n) return;
   typedef typename oh_ct<T>::C C;
   const C start = ld<T>((const char*)a.scal[1]);
   const C step = ld<T>((const char*)a.scal[2]);
-  st<T>(a.ptr[0] + i * (oh_i64)sizeof(T), o_add::f(start, o_mul::f(cvt<C>(i), step)));
+  ((T*)a.ptr[0])[i] = cvt<T>(o_add::f(start, o_mul::f(cvt<C>(a.extra[3] + i), step)));
 }
 
 template <class T>
