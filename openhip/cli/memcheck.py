@@ -2,13 +2,15 @@
 the CPU platform's kernels compiled in memcheck mode (``openhip.tools.memcheck``).
 
 ``COMMAND`` is ``python script.py args`` or ``script.py args`` (run with this interpreter).
-The command runs with ``OPENHIP_MEMCHECK=1``: every global and dynamic-shared access of its
-kernels is checked, and the first bad one fails the launch with HipError
-``hipErrorIllegalAddress`` and a compute-sanitizer-shaped report. At the end the reports (each
+The command runs with ``OPENHIP_MEMCHECK=1``: every global, dynamic-shared and local access of
+its kernels, and every copy and memset of the runtime, is checked, and the first bad one fails
+the launch with HipError ``hipErrorIllegalAddress`` and a compute-sanitizer-shaped report. At the end the reports (each
 once) and ``ERROR SUMMARY: N errors`` are printed, as compute-sanitizer prints them; with
 ``--leak-check full`` the device allocations never freed too. The exit code is the command's,
-or ``--error-exitcode`` when it succeeded but errors were found. ``--tool`` accepts
-``memcheck`` only (racecheck and initcheck are not implemented).
+or ``--error-exitcode`` when it succeeded but errors were found. ``--tool racecheck`` tracks
+the kernels' dynamic shared memory instead: two threads of a block touching the same word
+between two barriers, one of them writing, fail the launch (hipErrorLaunchFailure) with both
+accesses in the report. ``initcheck`` is not implemented.
 """
 
 from __future__ import annotations
@@ -38,8 +40,9 @@ def _parser() -> argparse.ArgumentParser:
                 "platform (compute-sanitizer's memcheck); the exit code is the command's.",
                 epilog="Example: openhip memcheck --leak-check full python train.py")
     p.add_argument("--tool", default="memcheck",
-                   help="memcheck (the only tool so far; racecheck/initcheck are not "
-                   "implemented)")
+                   help="memcheck (out-of-bounds, misaligned, null, use after free) or "
+                   "racecheck (shared-memory hazards between barriers); initcheck is not "
+                   "implemented")
     p.add_argument("--leak-check", choices=("full", "no"), default="no",
                    help="full: list the device allocations never freed at exit")
     p.add_argument("--error-exitcode", type=int, default=None,
@@ -72,22 +75,23 @@ def run(argv: list[str]) -> int:
     if ns.command and ns.command[0].startswith("-") and ns.command[0] != "--":
         return _fail(f"unknown option {ns.command[0]} (options go before the command; see "
                      "openhip memcheck --help)")
-    if ns.tool in ("racecheck", "initcheck", "synccheck"):
-        return _fail(f"--tool {ns.tool} is not implemented (only memcheck)")
-    if ns.tool != "memcheck":
-        return _fail(f"unknown tool {ns.tool!r} (only memcheck)")
+    if ns.tool in ("initcheck", "synccheck"):
+        return _fail(f"--tool {ns.tool} is not implemented (memcheck and racecheck are)")
+    if ns.tool not in ("memcheck", "racecheck"):
+        return _fail(f"unknown tool {ns.tool!r} (memcheck or racecheck)")
     cmd = resolve_command(ns.command, "memcheck", "check")
     if isinstance(cmd, str):
         return _fail(cmd)
-    from openhip.tools.memcheck.flags import ENV
+    from openhip.tools.memcheck.flags import ENV, TOOL_ENV
     from openhip.tools.memcheck.leaks import LEAK_ENV
     from openhip.tools.memcheck.report import LOG_ENV
 
     log_dir = tempfile.mkdtemp(prefix="openhip-memcheck-")
-    env = dict(os.environ, **{ENV: "1", LOG_ENV: log_dir, "OPENHIP_PLATFORM": "cpu"})
+    env = dict(os.environ, **{ENV: "1", LOG_ENV: log_dir, "OPENHIP_PLATFORM": "cpu",
+                              TOOL_ENV: ns.tool})
     if ns.leak_check == "full":
         env[LEAK_ENV] = "full"
-    print(f"{PREFIX}OPENHIP MEMCHECK (CPU platform)", file=sys.stderr)
+    print(f"{PREFIX}OPENHIP {ns.tool.upper()} (CPU platform)", file=sys.stderr)
     try:
         rc = run_child(cmd, env, "memcheck")
         reports = _reports(Path(log_dir))

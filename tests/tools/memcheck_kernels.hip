@@ -138,3 +138,32 @@ extern "C" __global__ void write_through(float* p, int n) {
         p[i] = 1.0f;  // BAD: write_through
     }
 }
+
+// Racecheck: a reversal through shared memory without the barrier between the write and the
+// read (loop mode: no barrier at all), and its fixed twin.
+extern "C" __global__ void race_no_barrier(const float* in, float* out) {
+    extern __shared__ float buf[];
+    unsigned t = threadIdx.x;
+    buf[t] = in[blockIdx.x * blockDim.x + t];  // RACE-A: race_no_barrier
+    out[blockIdx.x * blockDim.x + t] = buf[blockDim.x - 1 - t];  // RACE-B: race_no_barrier
+}
+extern "C" __global__ void race_no_barrier_fixed(const float* in, float* out) {
+    extern __shared__ float buf[];
+    unsigned t = threadIdx.x;
+    buf[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = buf[blockDim.x - 1 - t];
+}
+
+// A tree reduction without the barrier inside its loop (a split kernel: one region after the
+// first barrier).
+extern "C" __global__ void race_reduce(const float* in, float* out) {
+    extern __shared__ float part[];
+    unsigned t = threadIdx.x;
+    part[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    for (unsigned s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (t < s) part[t] += part[t + s];  // RACE-A: race_reduce
+    }
+    if (t == 0) out[blockIdx.x] = part[0];
+}

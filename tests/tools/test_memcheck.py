@@ -256,7 +256,7 @@ def test_cli_clean_script(cpu, tmp_path):
     (["python", "/nonexistent/script.py"], "the script /nonexistent/script.py does not exist"),
     (["/nonexistent/script.py"], "the script /nonexistent/script.py does not exist"),
     ([], "no command to check"),
-    (["--tool", "racecheck", "x.py"], "--tool racecheck is not implemented"),
+    (["--tool", "initcheck", "x.py"], "--tool initcheck is not implemented"),
     (["--tool", "nosuch", "x.py"], "unknown tool 'nosuch'"),
     (["--leak-check", "maybe", "x.py"], "invalid choice: 'maybe'"),
 ])
@@ -286,14 +286,20 @@ CONFORMANCE = ("test_execution_shared.py", "test_execution_globals.py",
                "test_execution_indexing.py", "test_lang_atomics.py")
 
 
-def test_conformance_suite_runs_clean_under_memcheck(cpu):
+@pytest.mark.parametrize("tool, files", [
+    ("memcheck", CONFORMANCE),
+    ("racecheck", ("test_execution_shared.py", "test_lang_cooperative_groups.py")),
+])
+def test_conformance_suite_runs_clean_under_memcheck(cpu, tool, files):
     """No false positives: conformance files (shared memory static and dynamic, globals and
-    constants, 3-D indexing, atomics) pass with every access checked."""
+    constants, 3-D indexing, atomics; under racecheck shared memory and cooperative groups)
+    pass with every access checked."""
     root = Path(__file__).resolve().parents[1] / "conformance"
-    env = dict(os.environ, OPENHIP_MEMCHECK="1", OPENHIP_PLATFORM="cpu")
+    env = dict(os.environ, OPENHIP_MEMCHECK="1", OPENHIP_PLATFORM="cpu",
+               OPENHIP_MEMCHECK_TOOL=tool)
     try:
         proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                               *[str(root / f) for f in CONFORMANCE]],
+                               *[str(root / f) for f in files]],
                               capture_output=True, text=True, timeout=900, env=env)
     except subprocess.TimeoutExpired as exc:
         pytest.fail(f"the checked conformance run hung: {exc.stdout!r}")
@@ -374,3 +380,72 @@ def test_use_after_del_of_a_pooled_array(cpu):
     assert re.search(r"Invalid __global__ read of size 4 bytes \(out of bounds\).* ## +by "
                      r"thread \(30,0,0\) .* 0 bytes after the end of the nearest allocation at "
                      r"0x[0-9a-f]+ of size 120 bytes", out[2]), out[2]
+
+
+def marked_line(tag: str, kernel: str) -> int:
+    for n, line in enumerate(KERNELS.read_text().splitlines(), 1):
+        if line.rstrip().endswith(f"// {tag}: {kernel}"):
+            return n
+    raise AssertionError((tag, kernel))
+
+
+RACES = {
+    # kernel -> (kind, first access, second access), each (op, thread, marker)
+    "race_no_barrier": ("write-after-read", ("Read", "31,0,0", "RACE-B"),
+                        ("Write", "32,0,0", "RACE-A")),
+    "race_reduce": ("write-after-read", ("Read", "0,0,0", "RACE-A"), ("Write", "1,0,0", "RACE-A")),
+}
+
+
+@pytest.mark.parametrize("kernel", sorted(RACES))
+def test_racecheck_reports_both_accesses(cpu, kernel):
+    """--tool racecheck: two threads of a block on one shared word with no barrier between,
+    one writing: the launch fails (hipErrorLaunchFailure) with both threads and both lines."""
+    kind, first, second = RACES[kernel]
+    proc = run_child(f"report(lambda: mod.get_function('{kernel}')(1, 64, (w, y), "
+                     "shared_mem=256))", extra_env={"OPENHIP_MEMCHECK_TOOL": "racecheck"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    line = next(ln for ln in proc.stdout.splitlines() if ln.startswith(("HIPERROR", "NOERROR")))
+    assert line.startswith("HIPERROR hipErrorLaunchFailure | "), line
+    parts = [p.strip() for p in line.split(" | ", 1)[1].split(" ## ")]
+    assert re.fullmatch(rf".*Race hazard \({kind}\) on __shared__ memory of size 4 bytes at "
+                        rf"0x[0-9a-f]+ in block \(0,0,0\) of kernel '{kernel}'", parts[0]), parts
+    for part, (op, thread, tag) in zip(parts[1:3], (first, second), strict=True):
+        assert part == (f"{op} access by thread ({thread}) at memcheck_kernels.hip:"
+                        f"{marked_line(tag, kernel)} in {kernel}"), parts
+
+
+def test_racecheck_fixed_kernels_run_clean_and_right(cpu):
+    """The same kernels with their barriers (and a barrier-heavy reduction) give no report
+    under racecheck, and what numpy computes; global bugs are still memcheck's reports."""
+    proc = run_child("""
+        a = np.arange(128, dtype=np.float32)
+        z = hip.zeros(128, np.float32)
+        report(lambda: mod.get_function('race_no_barrier_fixed')(2, 64, (w, z), shared_mem=256))
+        print("R1", np.array_equal(z.get(), a.reshape(2, 64)[:, ::-1].ravel()))
+        report(lambda: mod.get_function('reduce_overrun_fixed')(2, 64, (w, z), shared_mem=256))
+        print("R2", np.array_equal(z.get()[:2], a.reshape(2, 64).sum(1)))
+        report(lambda: mod.get_function('shared_overrun_fixed')(2, 64, (w, z), shared_mem=256))
+        print("R3", np.array_equal(z.get(), a.reshape(2, 64)[:, ::-1].ravel()))
+        report(lambda: mod.get_function('off_by_one')(4, 32, (x, y, 100)))
+    """, extra_env={"OPENHIP_MEMCHECK_TOOL": "racecheck"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = [ln for ln in proc.stdout.splitlines() if ln.startswith(("HIPERROR", "NOERROR"))]
+    assert out[:3] == ["NOERROR"] * 3, proc.stdout
+    assert [ln for ln in proc.stdout.splitlines() if ln.startswith("R")] == \
+        ["R1 True", "R2 True", "R3 True"]
+    assert "Invalid __global__ write of size 4 bytes (out of bounds)" in out[3], out[3]
+
+
+def test_cli_racecheck(cpu, tmp_path):
+    script = tmp_path / "racy.py"
+    script.write_text(PRELUDE + textwrap.dedent("""
+        report(lambda: mod.get_function('race_no_barrier')(1, 64, (w, y), shared_mem=256))
+    """))
+    proc = _memcheck("--tool", "racecheck", "--error-exitcode", "5", "python", str(script))
+    assert proc.returncode == 5, proc.stderr[-3000:]
+    err = proc.stderr
+    assert "========= OPENHIP RACECHECK (CPU platform)" in err, err
+    assert (f"=========     Write access by thread (32,0,0) at memcheck_kernels.hip:"
+            f"{marked_line('RACE-A', 'race_no_barrier')} in race_no_barrier\n") in err, err
+    assert "========= ERROR SUMMARY: 1 error\n" in err, err

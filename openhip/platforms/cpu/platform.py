@@ -151,7 +151,8 @@ class CpuPlatform(Platform):
     def _check(self, rc: int, routine: str, message: str = "") -> None:
         if rc:
             message = message or self._last_message()
-            if _memcheck.enabled() and _memcheck.MARK in message:
+            if _memcheck.enabled() and (_memcheck.MARK in message or
+                                        _memcheck.RACE_MARK in message):
                 message = _memcheck.format_report(message, self._memcheck_describe)
             raise HipError(rc, message, routine=routine)
 
@@ -164,6 +165,7 @@ class CpuPlatform(Platform):
                            "(2^44 bytes of address space, MAP_NORESERVE; vm.overcommit_memory=2 "
                            "refuses it)", routine="hipInit")
         self._memcheck_offset = offset
+        rt.ohcpu_memcheck_racecheck(1 if _memcheck.flags.tool() == "racecheck" else 0)
         _memcheck.at_start(rt)
 
     def _memcheck_flags(self) -> list[str]:
@@ -412,9 +414,12 @@ class CpuPlatform(Platform):
                 name_expressions: Sequence[str] = (),
                 filename: str = "kernel.hip") -> CompiledProgram:
         checked = self._memcheck_flags() if _memcheck.enabled() else ()
+        # racecheck: synchronising kernels run as fibers (a split kernel's regions are not its
+        # barrier intervals: a uniform loop without a barrier may be split per iteration)
+        racecheck = bool(checked) and _memcheck.flags.tool() == "racecheck"
         return _cc.compile_program(self._compiler, source, arch=arch, options=options,
                                    name_expressions=name_expressions, filename=filename,
-                                   checked_flags=checked)
+                                   checked_flags=checked, regions=False if racecheck else None)
 
     def load_module(self, device: int, program: CompiledProgram) -> Any:
         self._check_device(device, "hipModuleLoadData")

@@ -77,6 +77,7 @@ _PROTOTYPES: dict[str, tuple[object, list[object]]] = {
     "ohcpu_memcheck_describe": (_int, [_u64, _char_p, _int]),
     "ohcpu_memcheck_live": (_u64, [ctypes.POINTER(_u64), _u64]),
     "ohcpu_memcheck_pool": (_int, [_vp, _u64, _int]),
+    "ohcpu_memcheck_racecheck": (None, [_int]),
     "ohcpu_trace_enable": (_u64, [_u64]),
     "ohcpu_trace_read": (_u64, [_vp, _u64, ctypes.POINTER(_u64)]),
     "ohcpu_register_kernel": (None, [_vp, _char_p]),

@@ -20,7 +20,7 @@ Racecheck and initcheck are not implemented.
 
 from .flags import ENV, compile_flags, enabled, flags_digest
 from .leaks import at_start
-from .report import MARK, format_report, remember_image
+from .report import MARK, RACE_MARK, format_report, remember_image
 
-__all__ = ["ENV", "MARK", "at_start", "compile_flags", "enabled", "flags_digest",
+__all__ = ["ENV", "MARK", "RACE_MARK", "at_start", "compile_flags", "enabled", "flags_digest",
            "format_report", "remember_image"]

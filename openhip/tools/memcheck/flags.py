@@ -6,10 +6,14 @@ import hashlib
 import os
 from pathlib import Path
 
-__all__ = ["ENV", "INCLUDE_DIR", "HEADER", "enabled", "compile_flags", "flags_digest"]
+__all__ = ["ENV", "INCLUDE_DIR", "HEADER", "TOOL_ENV", "TOOLS", "enabled", "compile_flags",
+           "flags_digest", "tool"]
 
 #: the environment variable that turns memcheck mode on (``openhip memcheck`` sets it)
 ENV = "OPENHIP_MEMCHECK"
+#: ``racecheck``: shared-memory hazards are tracked instead (``openhip memcheck --tool racecheck``)
+TOOL_ENV = "OPENHIP_MEMCHECK_TOOL"
+TOOLS = ("memcheck", "racecheck")
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 HEADER = INCLUDE_DIR / "openhip_memcheck.h"
 
@@ -17,6 +21,14 @@ HEADER = INCLUDE_DIR / "openhip_memcheck.h"
 def enabled() -> bool:
     """True when ``OPENHIP_MEMCHECK`` is set to something other than ``0``/empty."""
     return os.environ.get(ENV, "").strip() not in ("", "0")
+
+
+def tool() -> str:
+    """The checking tool of this process: ``memcheck`` (default) or ``racecheck``."""
+    name = os.environ.get(TOOL_ENV, "").strip() or "memcheck"
+    if name not in TOOLS:
+        raise ValueError(f"{TOOL_ENV}={name!r}: the tools are {', '.join(TOOLS)}")
+    return name
 
 
 def compile_flags(shadow_offset: int) -> list[str]:
@@ -35,7 +47,11 @@ def compile_flags(shadow_offset: int) -> list[str]:
             "--param", "asan-instrumentation-with-call-threshold=1000000",
             "--param", "asan-use-after-return=0",
             "-fsanitize=alignment", "-fsanitize-recover=alignment",
-            f"-DOPENHIP_MEMCHECK_SHADOW={off}ull", "-include", str(HEADER)]
+            f"-DOPENHIP_MEMCHECK_SHADOW={off}ull",
+            # racecheck: -O0, where GCC instruments every access (optimised, it leaves out
+            # the check of a store to an address a load just checked: invisible writes)
+            *(["-DOPENHIP_RACECHECK=1", "-O0"] if tool() == "racecheck" else []),
+            "-include", str(HEADER)]
 
 
 def flags_digest(flags: list[str]) -> str:

@@ -26,10 +26,13 @@ import tempfile
 from collections.abc import Callable
 from functools import lru_cache
 
-__all__ = ["LOG_ENV", "MARK", "SEPARATOR", "format_report", "remember_image", "symbolize"]
+__all__ = ["LOG_ENV", "MARK", "RACE_MARK", "SEPARATOR", "format_report", "remember_image",
+           "symbolize"]
 
 #: what marks a memcheck failure in a runtime message
 MARK = "memcheck: "
+#: ... and a racecheck one
+RACE_MARK = "racecheck: "
 #: a directory where each process appends its reports (``openhip memcheck`` sets it)
 LOG_ENV = "OPENHIP_MEMCHECK_LOG"
 SEPARATOR = "\n\x1e\n"
@@ -139,6 +142,41 @@ def _one(m: re.Match, describe: Callable[[int], str]) -> str:
     return text
 
 
+# racecheck (include/openhip_memcheck.h race_report), as the engine's fault report wraps it
+_RACE = re.compile(
+    r"kernel '(?P<kernel>[^']*)' block \((?P<block>[^)]*)\) thread [^:]*: racecheck: Race "
+    r"hazard \((?P<kind>[^)]*)\) on __shared__ memory at (?P<addr>0x[0-9a-f]+) of size "
+    r"(?P<n>\d+) bytes: (?P<op1>Write|Read) by thread \((?P<t1>[^)]*)\)"
+    r"(?: \[pc (?P<m1>.+?)\+0x(?P<o1>[0-9a-f]+)\])? then (?P<op2>Write|Read) by thread "
+    r"\((?P<t2>[^)]*)\)(?: \[pc (?P<m2>.+?)\+0x(?P<o2>[0-9a-f]+)\])?"
+    r"(?: at (?:address|the instruction at) \S+)?")
+
+
+def _access_line(m: re.Match, op: str, thread: str, module: str | None, off: str | None) -> str:
+    where = ""
+    if module:
+        sym = symbolize(module, max(int(off, 16) - 1, 0))
+        if sym is not None:
+            func, loc = sym
+            if not func or "openhip::detail::" in func or func.startswith(("??", "__openhip")):
+                func = m.group("kernel")
+            where = f" at {loc} in {func}"
+        else:
+            where = f" at pc {module}+0x{off}"
+    return f"    {op} access by thread ({thread}){where}"
+
+
+def _race(m: re.Match) -> str:
+    text = "\n".join([
+        f"Race hazard ({m.group('kind')}) on __shared__ memory of size {m.group('n')} bytes at "
+        f"{m.group('addr')} in block ({m.group('block')}) of kernel '{m.group('kernel')}'",
+        _access_line(m, m.group("op1"), m.group("t1"), m.group("m1"), m.group("o1")),
+        _access_line(m, m.group("op2"), m.group("t2"), m.group("m2"), m.group("o2")),
+        "    (no barrier between the two accesses)"])
+    _log(text)
+    return text
+
+
 # a copy or memset of the runtime (platforms/cpu/src/runtime.cpp memcheck_range)
 _API_REPORT = re.compile(
     r"memcheck: Invalid (?P<op>read|write) of (?P<n>\d+) bytes by (?P<routine>\w+) at "
@@ -158,4 +196,5 @@ def format_report(message: str, describe: Callable[[int], str]) -> str:
     """``message`` with each memcheck failure in it rewritten in compute-sanitizer's shape;
     ``describe(address)`` says where an address is relative to the nearest allocation."""
     message = _API_REPORT.sub(_api, message)
+    message = _RACE.sub(_race, message)
     return _REPORT.sub(lambda m: _one(m, describe), message)

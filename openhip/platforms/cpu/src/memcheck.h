@@ -31,6 +31,10 @@ constexpr unsigned char kHeapLeft = 0xfa, kHeapRight = 0xfb, kFreed = 0xfd, kSha
 // pointer's, so the shadow check reports a null (or null + small offset) access: no separate
 // null test per access (-fsanitize=null cost the dynamic-shared reduction 3 tests per thread).
 constexpr unsigned char kNull = 0xf0;
+// Racecheck mode: the launch's dynamic shared memory is marked kTracked (not addressable for
+// the inline check), so every access to it goes to the module's report function, which tracks
+// hazards there and lets the access happen (openhip/tools/memcheck/include).
+constexpr unsigned char kTracked = 0xf8;
 constexpr uintptr_t kNullBytes = uintptr_t(1) << 16;
 constexpr uint64_t kQuarantineBytes = uint64_t(256) << 20;
 
@@ -39,6 +43,10 @@ inline uintptr_t& offset() {
   return off;
 }
 inline bool on() { return offset() != 0; }
+inline bool& racecheck() {
+  static bool rc = false;
+  return rc;
+}
 
 // Maps the shadow (once); returns its offset, 0 if it cannot be mapped.
 inline uintptr_t enable() {
@@ -75,6 +83,14 @@ inline void unpoison(uintptr_t a, uint64_t n) {
   const uintptr_t full = n >> 3;
   memset(shadow(a), 0, full);
   if (n & 7) *shadow(a + (full << 3)) = static_cast<unsigned char>(n & 7);
+}
+
+// [a, a+n) addressable, and tracked in racecheck mode (a 8-aligned; a partial last granule is
+// tracked whole).
+inline void unpoison_shared(uintptr_t a, uint64_t n) {
+  if (!on() || n == 0) return;
+  if (!racecheck()) return unpoison(a, n);
+  memset(shadow(a), kTracked, (n + 7) >> 3);
 }
 
 // A device allocation's layout: [front, user) left zone, [user, user+n) user, then the tail.

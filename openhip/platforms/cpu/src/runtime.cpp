@@ -313,7 +313,7 @@ void memcheck_shared(openhip_worker* w, uint64_t bytes) {
     const uint64_t from = bytes & ~uint64_t(7);
     mc::poison(base + from, ((old + 7) & ~uint64_t(7)) - from, mc::kShared);
   }
-  mc::unpoison(base, bytes);
+  mc::unpoison_shared(base, bytes);
   t_memcheck_shared = bytes;
 }
 
@@ -1249,6 +1249,9 @@ EXPORT int ohcpu_redzone_resize(void* p, uint64_t nbytes) {
 // made from now on; returns its offset (the modules are compiled for it), 0 if it cannot be
 // mapped.  Call before the first allocation.
 EXPORT uint64_t ohcpu_memcheck_enable() { return openhip_memcheck::enable(); }
+
+// Racecheck mode (memcheck.h kTracked): dynamic shared memory is tracked, not only checked.
+EXPORT void ohcpu_memcheck_racecheck(int on) { openhip_memcheck::racecheck() = on != 0; }
 
 // Memcheck reports: address v against the nearest device allocation (1 if msg was written).
 EXPORT int ohcpu_memcheck_describe(uint64_t v, char* msg, int cap) {

@@ -95,8 +95,22 @@ __attribute__((noinline, cold)) inline void stop(uintptr_t a, void* pc) {
   w->on_fault(w);
 }
 
+#ifdef OPENHIP_RACECHECK
+__attribute__((noinline)) void race_access(uintptr_t a, uint64_t n, bool write, void* pc);
+#endif
+
 OPENHIP_MC_NOCHECK __attribute__((noinline, cold)) inline void bad_access(uintptr_t a, uint64_t n, bool write,
                                                        void* pc) {
+#ifdef OPENHIP_RACECHECK
+  {  // tracked shared memory (the runtime's kTracked, 0xf8): a hazard check, then the access
+    bool tracked = n != 0;
+    for (uint64_t i = 0; i < n && tracked; ++i) tracked = shadow_byte(a + i) == 0xf8;
+    if (tracked) {
+      race_access(a, n, write, pc);
+      return;
+    }
+  }
+#endif
   // the first bad byte of the access says why
   unsigned char code = 0;
   for (uint64_t i = 0; i < n; ++i) {
@@ -264,9 +278,17 @@ OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1_abort(
 #undef OPENHIP_CPU_FOR_EACH_THREAD
 #undef OPENHIP_CPU_FOR_EACH_THREAD_SIGNED
 #undef OPENHIP_CPU_FOR_EACH_THREAD_FROM
+#ifdef OPENHIP_RACECHECK
+// racecheck: every thread's id is stored, and each loop nest (a region between barriers) is a
+// new barrier interval
+#define OPENHIP_MC_REGION_SLOT(lt)                                                             \
+  for (int lt##_once = (::openhip::detail::racecheck_phase(), 1), lt##_diag = 1; lt##_once;    \
+       lt##_once = 0)
+#else
 #define OPENHIP_MC_REGION_SLOT(lt)                                                             \
   for (int lt##_once = 1, lt##_diag = ::openhip::detail::tstate.diagnosing; lt##_once;         \
        lt##_once = 0)
+#endif
 #define OPENHIP_MC_RECORD(lt)                                                                  \
   (lt##_diag ? (void)(::openhip::detail::tstate.diag_thread = (unsigned)lt) : (void)0)
 #define OPENHIP_CPU_FOR_EACH_THREAD(lt)                                                        \
@@ -307,3 +329,105 @@ OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1_abort(
 #define OPENHIP_EXTERN_SHARED(name, ...)                                                       \
   __VA_ARGS__* const name = static_cast<__VA_ARGS__*>(                                         \
       __builtin_assume_aligned(::openhip::detail::dynamic_shared_base(), 64))
+
+#ifdef OPENHIP_RACECHECK
+// ---- racecheck: shared-memory hazards between barriers --------------------------------------
+// Every access to the launch's dynamic shared memory reaches race_access (the runtime marks it
+// kTracked).  Per 4-byte word this worker keeps, for the current barrier interval (the phase:
+// a new one at each block start and barrier release), the last thread that wrote it and the
+// first two threads that read it, with their code addresses.  A write after another
+// thread's write or read, or a read after another thread's write, within one interval is a
+// hazard (two threads touching the word with no barrier between them, one writing): the launch
+// fails with hipErrorLaunchFailure and the report names both accesses.  A block's threads run
+// one after another on one OS thread, so one interval's accesses all reach this table.
+namespace openhip {
+namespace detail {
+static thread_local uint64_t t_race_phase = 0;
+void racecheck_phase() { ++t_race_phase; }
+}  // namespace detail
+namespace memcheck {
+struct RaceWord {
+  uintptr_t addr;
+  uint64_t phase;
+  unsigned writer, reader, reader2;  // linear thread ids (~0u: none); reader2 != reader
+  void *wpc, *rpc, *rpc2;
+};
+constexpr unsigned kRaceWords = 1u << 15;  // (128 KiB of shared memory tracked exactly)
+static thread_local RaceWord t_race[kRaceWords];
+
+__attribute__((no_sanitize_address)) inline unsigned race_thread() {
+  const ::openhip::detail::Block* b = ::openhip::detail::tstate.block;
+  if (b != nullptr) return b->fibers[b->cur].linear;  // fiber mode
+  return ::openhip::detail::tstate.diag_thread;     // loop and regions modes record it
+}
+
+__attribute__((no_sanitize_address)) inline void race_where(char* out, size_t cap, void* pc) {
+  Dl_info info{};
+  out[0] = 0;
+  if (pc != nullptr && dladdr(pc, &info) && info.dli_fname != nullptr) {
+    snprintf(out, cap, " [pc %s+0x%llx]", info.dli_fname,
+             static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(pc) -
+                                             reinterpret_cast<uintptr_t>(info.dli_fbase)));
+  }
+}
+
+__attribute__((no_sanitize_address, noinline, cold)) inline void race_report(
+    uintptr_t a, const char* kind, bool first_write, unsigned first, void* first_pc, bool write,
+    unsigned me, void* pc) {
+  const unsigned bx = blockDim.x ? blockDim.x : 1, by = blockDim.y ? blockDim.y : 1;
+  char w1[320], w2[320];
+  race_where(w1, sizeof w1, first_pc);
+  race_where(w2, sizeof w2, pc);
+  snprintf(t_what, sizeof t_what,
+           "racecheck: Race hazard (%s) on __shared__ memory at 0x%llx of size 4 bytes: %s by "
+           "thread (%u,%u,%u)%s then %s by thread (%u,%u,%u)%s", kind,
+           static_cast<unsigned long long>(a), first_write ? "Write" : "Read", first % bx,
+           (first / bx) % by, first / (bx * by), w1, write ? "Write" : "Read", me % bx,
+           (me / bx) % by, me / (bx * by), w2);
+  openhip_worker* w = ::openhip::detail::tstate.worker;
+  if (w == nullptr || !w->in_kernel || w->on_fault == nullptr) return;
+  w->in_kernel = 0;
+  w->fault_signal = SIGSEGV;
+  w->fault_code = 0;
+  w->fault_status = 719;  // hipErrorLaunchFailure
+  w->fault_addr = reinterpret_cast<void*>(a);
+  w->fault_what = t_what;
+  w->on_fault(w);
+}
+
+__attribute__((no_sanitize_address, noinline)) void race_access(uintptr_t a, uint64_t n,
+                                                              bool write, void* pc) {
+  const uint64_t phase = ::openhip::detail::t_race_phase;
+  const unsigned me = race_thread();
+  for (uintptr_t word = a & ~uintptr_t(3); word < a + n; word += 4) {
+    RaceWord& e = t_race[(word >> 2) & (kRaceWords - 1)];
+    if (e.addr != word || e.phase != phase) {
+      e.addr = word;
+      e.phase = phase;
+      e.writer = e.reader = e.reader2 = ~0u;
+    }
+    if (e.writer != ~0u && e.writer != me) {
+      race_report(word, write ? "write-after-write" : "read-after-write", true, e.writer, e.wpc,
+                  write, me, pc);
+    }
+    if (write && e.reader != ~0u && e.reader != me) {
+      race_report(word, "write-after-read", false, e.reader, e.rpc, write, me, pc);
+    }
+    if (write && e.reader2 != ~0u && e.reader2 != me) {
+      race_report(word, "write-after-read", false, e.reader2, e.rpc2, write, me, pc);
+    }
+    if (write) {
+      e.writer = me;
+      e.wpc = pc;
+    } else if (e.reader == ~0u) {
+      e.reader = me;
+      e.rpc = pc;
+    } else if (e.reader != me && e.reader2 == ~0u) {
+      e.reader2 = me;
+      e.rpc2 = pc;
+    }
+  }
+}
+}  // namespace memcheck
+}  // namespace openhip
+#endif

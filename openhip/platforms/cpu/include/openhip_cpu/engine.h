@@ -162,6 +162,12 @@ struct ThreadState {
 };
 static thread_local ThreadState tstate;
 
+#ifdef OPENHIP_RACECHECK
+// Racecheck mode (openhip/tools/memcheck/include): a new barrier interval of the block begins
+// (a block's start, a barrier's release, a region of a split kernel); defined in that header.
+void racecheck_phase();
+#endif
+
 // ---- failures ------------------------------------------------------------------------------------
 // Records `status` and a message in the worker and jumps out of the kernel (from any fiber
 // stack) back to the entry point, which returns the status to the runtime.
@@ -316,6 +322,9 @@ __attribute__((always_inline)) inline void release_barrier(Block* b, unsigned wa
   }
   b->ready += waiting;
   b->bar_arrived = 0;
+#ifdef OPENHIP_RACECHECK
+  racecheck_phase();
+#endif
 }
 
 // All lanes of `want` have deposited: give each of them a copy of the values (entries of lanes
@@ -899,6 +908,9 @@ __attribute__((noinline)) inline int fiber_run(const openhip_launch* L, openhip_
     }
     b->live = b->ready = n;
     b->bar_arrived = 0;
+#ifdef OPENHIP_RACECHECK
+    racecheck_phase();
+#endif
     enter(b, 0);
     openhip_cpu_switch(&b->home_sp, b->fibers[0].sp);
     // Every fiber has finished this block (a failure would have jumped to the entry point).
@@ -1174,7 +1186,17 @@ __attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, 
   } else if constexpr (Mode == kModeRegions) {
     region_run<K, Sig>(L, b0, b1, typename Sig::Indices{});
   } else {
+#ifdef OPENHIP_RACECHECK
+    // racecheck: each block's threads one at a time, each thread's id stored (as a fault's
+    // rerun does), so that every shared access knows its thread
+    for (uint64_t blk = b0; blk < b1; ++blk) {
+      tstate.cur_block = blk;
+      racecheck_phase();
+      loop_rerun<K, Sig>(L, blk, typename Sig::Indices{});
+    }
+#else
     loop_run<K, Sig, Mode == kModeLoopWide>(L, b0, b1, typename Sig::Indices{});
+#endif
   }
   W->in_kernel = 0;
   if (tstate.violation != nullptr) {
