@@ -4,9 +4,10 @@ A least-significant-digit radix sort over 8-bit digits (``kernels/sort.hip``): t
 become unsigned keys whose order is the sort order (floats: sign-flipped bits, every NaN the
 largest key, so NaNs sort last in both directions as numpy's sort puts them), then each pass
 counts digits per chunk, scans the counts and scatters every chunk in order — stable, and the
-same result whatever the thread count. The first pass keys the elements as it reads them,
-the last writes the results (values, indices) directly, and a pass whose digit is the same
-for every element is skipped on the device. Sorting along an axis sorts all rows at once: the row
+same result whatever the thread count. The first pass's histogram launch writes the keys
+(no separate launch), its scatter makes the indices, the last pass writes the results
+(values, indices) directly, and a pass whose digit is the same for every element is skipped
+on the device. Sorting along an axis sorts all rows at once: the row
 number is the most significant key (extra passes over the argsort payload). ``argsort`` makes
 -0.0 equal to +0.0 so the permutation is exactly numpy's stable one; ``sort`` returns the
 values themselves (a -0.0 before an equal +0.0).
@@ -46,11 +47,10 @@ def _passes(kdt: np.dtype, rows: int) -> list[tuple[bool, int]]:
     return out
 
 
-def _scatter_expr(ct: str, ck: str, cv: str, first: bool, last: bool, row: bool, has: bool,
-                  arg: bool) -> str:
+def _scatter_expr(ct: str, ck: str, cv: str, first: bool, last: bool, row: bool,
+                  has: bool) -> str:
     b = {True: "true", False: "false"}
-    return (f"scatter<{ct},{ck},{cv},{b[first]},{b[last]},{b[row]},{b[has]},"
-            f"{b[arg and first]}>")
+    return f"scatter<{ct},{ck},{cv},{b[first]},{b[last]},{b[row]},{b[has]}>"
 
 
 def _exprs(dt: np.dtype, kdt: np.dtype, vdt: np.dtype) -> list[str]:
@@ -68,11 +68,10 @@ def _exprs(dt: np.dtype, kdt: np.dtype, vdt: np.dtype) -> list[str]:
                 for has in (False, True):
                     if (row and (first or not has)) or (first and last and row):
                         continue
-                    for arg in ((False, True) if first else (False,)):
-                        e = _scatter_expr(ct, ck, cv, first, last, row, has, arg)
-                        if e not in seen:
-                            seen.add(e)
-                            out.append(e)
+                    e = _scatter_expr(ct, ck, cv, first, last, row, has)
+                    if e not in seen:
+                        seen.add(e)
+                        out.append(e)
     return out
 
 
@@ -97,14 +96,14 @@ def _radix(mod: Any, x: ndarray, n: int, dt: np.dtype, kdt: np.dtype, vdt: np.dt
         first, last = p == 0, p == len(passes) - 1
         if first:
             h = mod.get_function(f"hist0<{ct},{ck},{'true' if arg else 'false'}>")
-            launch_1d(h, nchunks, (x, counts, n, chunk, nchunks, desc))
+            launch_1d(h, nchunks, (x, ka, counts, n, chunk, nchunks, desc))
         else:
             h = mod.get_function(f"hist<{ck},{cv},{'true' if row else 'false'}>")
             launch_1d(h, nchunks, (ka, kb, va, vb, state, counts, n, chunk, nchunks, shift,
                                    row_len))
         launch_1d(off_fn, 1, (counts, offs, state, n, nchunks, int(first)))
-        sc = mod.get_function(_scatter_expr(ct, ck, cv, first, last, row, has, arg))
-        launch_1d(sc, nchunks, (x, ka, kb, va, vb, state, offs, values if last else None,
+        sc = mod.get_function(_scatter_expr(ct, ck, cv, first, last, row, has))
+        launch_1d(sc, nchunks, (ka, kb, va, vb, state, offs, values if last else None,
                                 indices if last else None, n, chunk, nchunks, shift, row_len,
                                 desc))
 

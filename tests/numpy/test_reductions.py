@@ -217,10 +217,10 @@ def _gpu_sets():
         "sort.hip": (_sorting._exprs(f32, np.dtype("uint32"), np.dtype("uint32"))
                      + ["hist0<__hip_bfloat16,unsigned short,true>",
                         "scatter<__hip_bfloat16,unsigned short,unsigned int,"
-                        "true,true,false,true,true>",
+                        "true,true,false,true>",
                         "hist0<long long,unsigned long long,false>",
                         "scatter<long long,unsigned long long,unsigned long long,"
-                        "false,true,true,true,false>"]),
+                        "false,true,true,true>"]),
         "scan.hip": (_cumulative._exprs("sum", np.dtype("int8"), i64, i64)
                      + _cumulative._exprs("prod", bf, f32, bf)[:1]),
         "search.hip": ["nz_count<float>", "nz_write<__half>", "nz_scan",

@@ -9,13 +9,13 @@
 //
 // One pass (digit) of the sort is three launches:
 //   hist0<T, K, Arg> / hist<K, V, RowKey>   per chunk, the count of each digit value (hist0
-//       reads the input elements themselves and keys them on the fly);
+//       keys the input elements first, into buffer a);
 //   offsets                                  one thread: the counts -> each chunk's first
 //       output slot per digit (digit-major exclusive scan: stable), and the pass state;
 //   scatter<T, K, V, First, Last, RowKey, HasV>   each chunk writes its elements, in order, to
-//       its slots. The First pass reads the input elements (keyed on the fly; the payload is
-//       the element's index, argsort's iota); the Last pass writes the results themselves
-//       (the values un-keyed, and/or the payload as int64 indices modulo the row length).
+//       its slots. The First pass's payload is the element's index (argsort's iota); the Last
+//       pass writes the results themselves (the values un-keyed, and/or the payload as int64
+//       indices modulo the row length).
 //
 // The pass state (int st[3], written by offsets only): st[0] the buffer (0: a, 1: b) the
 // pass reads, st[1] whether the pass is trivial (every element has the same digit: the
@@ -106,23 +106,25 @@ struct OhHist {
   }
 };
 
-// counts[c * 256 + d]: how many elements of chunk c have digit d (of the first pass: the
-// lowest 8 bits of the key of x[i])
+// the first pass: keys[i] = the key of x[i] (a vectorised loop over the chunk), then
+// counts[c * 256 + d]: how many elements of chunk c have digit d (the keys' lowest 8 bits)
 template <class T, class K, bool Arg>
-__global__ void hist0(const T* __restrict__ x, unsigned* __restrict__ counts, long long n,
-                      long long chunk, long long nchunks, int descending) {
+__global__ void hist0(const T* __restrict__ x, K* __restrict__ keys,
+                      unsigned* __restrict__ counts, long long n, long long chunk,
+                      long long nchunks, int descending) {
   const oh_i64 c = oh_index();
   if (c >= nchunks) return;
-  OhHist h;
-  h.clear();
   const oh_i64 lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
   const bool desc = descending != 0;
+  for (oh_i64 i = lo; i < hi; ++i) keys[i] = oh_key<T, K, Arg>(x[i], desc);
+  OhHist h;
+  h.clear();
   oh_i64 i = lo;
   for (; i + 4 <= hi; i += 4) {
 #pragma unroll
-    for (int j = 0; j < 4; ++j) ++h.h[j][(unsigned)oh_key<T, K, Arg>(x[i + j], desc) & 255u];
+    for (int j = 0; j < 4; ++j) ++h.h[j][(unsigned)keys[i + j] & 255u];
   }
-  for (; i < hi; ++i) ++h.h[0][(unsigned)oh_key<T, K, Arg>(x[i], desc) & 255u];
+  for (; i < hi; ++i) ++h.h[0][(unsigned)keys[i] & 255u];
   h.store(counts + c * OH_RADIX);
 }
 
@@ -168,10 +170,10 @@ __global__ void offsets(const unsigned* __restrict__ counts, unsigned long long*
     trivial = trivial || tot == (unsigned long long)n;
     base += tot;
   }
-  if (first) {
+  if (first) {  // never skipped: it writes the first payload (the indices)
     st[0] = 0;
     st[1] = 0;
-    st[2] = 0;
+    st[2] = 1;
   } else {
     st[0] = st[2];
     st[1] = trivial ? 1 : 0;
@@ -179,12 +181,12 @@ __global__ void offsets(const unsigned* __restrict__ counts, unsigned long long*
   }
 }
 
-// one pass: chunk c's elements, in order, to their slots. First: the elements come from x
-// (keyed here; payload = index) into buffer a. Otherwise from buffer st[0] into the other.
-// Last: into the results (vout: the values, iout: the payload % row_len as int64; either may
-// be null), a plain copy when the pass is trivial.
-template <class T, class K, class V, bool First, bool Last, bool RowKey, bool HasV, bool Arg>
-__global__ void scatter(const T* __restrict__ x, K* __restrict__ ka, K* __restrict__ kb,
+// one pass: chunk c's elements, in order, to their slots, from buffer st[0] into the other.
+// First: the keys of hist0 in buffer a, the payload the element's index. Last: into the
+// results (vout: the values, iout: the payload % row_len as int64; either may be null), a
+// plain copy when the pass is trivial.
+template <class T, class K, class V, bool First, bool Last, bool RowKey, bool HasV>
+__global__ void scatter(K* __restrict__ ka, K* __restrict__ kb,
                         V* __restrict__ va, V* __restrict__ vb, const int* __restrict__ st,
                         const unsigned long long* __restrict__ offs, T* __restrict__ vout,
                         long long* __restrict__ iout, long long n, long long chunk,
@@ -199,10 +201,6 @@ __global__ void scatter(const T* __restrict__ x, K* __restrict__ ka, K* __restri
   const V* vin = src ? vb : va;
   K* kout = src ? ka : kb;
   V* vout2 = src ? va : vb;
-  if (First) {
-    kout = ka;
-    vout2 = va;
-  }
   const oh_i64 lo = c * chunk, hi = lo + chunk < n ? lo + chunk : n;
   // row_len >= n: one row, the payload is the index itself
   const bool modulo = row_len < n;
@@ -219,7 +217,7 @@ __global__ void scatter(const T* __restrict__ x, K* __restrict__ ka, K* __restri
   unsigned long long o[OH_RADIX];
   for (int d = 0; d < OH_RADIX; ++d) o[d] = offs[c * OH_RADIX + d];
   for (oh_i64 i = lo; i < hi; ++i) {
-    const K k = First ? oh_key<T, K, Arg>(x[i], desc) : kin[i];
+    const K k = kin[i];
     const V v = HasV ? (First ? (V)i : vin[i]) : (V)0;
     const unsigned long long j = o[oh_digit<K, V, RowKey>(k, v, shift, row_len)]++;
     if (Last) {
