@@ -53,39 +53,61 @@ def _input_arrays(tokens: Sequence[int], seqs: Sequence[int], positions: Sequenc
 
 
 class _DecodeStep:
-    """One token's forward pass through ``cache`` recorded as bound launches: its inputs live
-    in fixed device arrays (written before each replay), so every replay is the same launches
-    with the same packed arguments, and the logits land in the same array. Valid for one
-    cache and one attention split; the model records a new one when either changes."""
+    """One token's forward pass through ``cache`` recorded as bound launches. Its inputs (token
+    id, sequence slot 0, position, cache slot, logits row 0) live in one small device array
+    written once per token, so every replay is the same launches with the same packed
+    arguments, and the logits land in the same array. Valid for one cache and one attention
+    split; the model records a new one when either changes."""
+
+    # byte offsets in the input array: ids, seq (int32), pos (int32), slot (int64), out row
+    _IDS, _SEQ, _POS, _SLOT, _ROW, _SIZE = 0, 4, 8, 16, 24, 32
 
     def __init__(self, model: Model, cache: KVCache, split: int, token: int,
                  position: int) -> None:
+        from openhip.runtime.memory import DeviceBuffer
+
         self.cache, self.split = cache, split
-        host = _input_arrays([token], [0], [position], cache.n_ctx, [0])
-        self.inputs = tuple(hip.asarray(a) for a in host)
+        self.host = np.zeros(self._SIZE, np.uint8)
+        self.buf = hip.zeros(self._SIZE, np.uint8)
+        base, dev = self.buf.data.ptr, self.buf.device
+        self.inputs = tuple(DeviceBuffer(base + off, n, dev, owner=False) for off, n in (
+            (self._IDS, 4), (self._SEQ, 4), (self._POS, 4), (self._SLOT, 8), (self._ROW, 4)))
+        self._write(token, position)
         self.launches = LaunchSequence()
         model._recording = self.launches
         try:
             self.logits = model._forward([token], [0], [position], cache, None, self.inputs)
         finally:
             model._recording = None
-        self.target = hip.zeros(1, np.int32)
         self.logprob = hip.empty(1, np.float32)
-        self.logprob_launch = model._k("oh_logprob").bind(
-            1, _BLOCK, (self.logits, self.target, self.logprob, 1, model.n_vocab))
+        self.logprob_launch = model._k("oh_logprob").bind(  # target: the token input
+            1, _BLOCK, (self.logits, self.inputs[0], self.logprob, 1, model.n_vocab))
+
+    def _write(self, token: int, position: int) -> None:
+        h = self.host
+        h[self._IDS:self._IDS + 4].view(np.int32)[0] = token
+        h[self._POS:self._POS + 4].view(np.int32)[0] = position
+        h[self._SLOT:self._SLOT + 8].view(np.int64)[0] = position  # sequence slot 0
+        self.buf.set(h)
+
+    def logprob_and_replay(self, token: int, position: int) -> float:
+        """log-softmax of the current logits at ``token``, then the pass of ``token`` at
+        ``position`` (its logits in :attr:`logits`): one wait for both."""
+        self._write(token, position)
+        self.logprob_launch()
+        self.launches()
+        return float(self.logprob.get()[0])
 
     def replay(self, token: int, position: int) -> Any:
         """The logits (device) after ``token`` at ``position``."""
-        ids, _, pos, slot, _ = self.inputs
-        ids.set(np.asarray([token], np.int32))
-        pos.set(np.asarray([position], np.int32))
-        slot.set(np.asarray([position], np.int64))  # sequence slot 0
+        self._write(token, position)
         self.launches()
         return self.logits
 
     def logprob_of(self, token: int) -> float:
         """log-softmax of the current logits at ``token`` (the oh_logprob kernel)."""
-        self.target.set(np.asarray([token], np.int32))
+        self.host[self._IDS:self._IDS + 4].view(np.int32)[0] = token
+        self.buf.set(self.host)
         self.logprob_launch()
         return float(self.logprob.get()[0])
 
@@ -482,24 +504,49 @@ class Model:
         for step in range(max_tokens):
             row = logits.get()
             tid = sample(row, params, step)
-            if recorded is not None:
-                lp = recorded.logprob_of(tid)
-            else:
-                lp = float(self._logprob_rows(logits, [tid], 1)[0])
             text = decoder.decode(self.tokenizer.piece(tid))
+            last = (stop_at_eos and tid == self.tokenizer.eos) or pos >= self.n_ctx or \
+                step + 1 == max_tokens
+            if not last and self.replay_decode:
+                # the token's logprob and the next pass, waited for together
+                logits, recorded, lp = self._decode_step(tid, pos, cache, logits, recorded)
+                yield Token(tid, text, lp)
+                pos += 1
+                continue
+            lp = self._logprob_of(logits, recorded, tid)
             yield Token(tid, text, lp)
-            if (stop_at_eos and tid == self.tokenizer.eos) or pos >= self.n_ctx or \
-                    step + 1 == max_tokens:
+            if last:
                 break
-            logits, recorded = self._decode(tid, pos, cache)
+            logits, recorded = self._forward([tid], [0], [pos], cache, None), None
             pos += 1
         cache.length[0] = pos
 
+    def _logprob_of(self, logits: Any, recorded: _DecodeStep | None, tid: int) -> float:
+        if recorded is not None and logits is recorded.logits:
+            return recorded.logprob_of(tid)
+        return float(self._logprob_rows(logits, [tid], 1)[0])
+
+    def _decode_step(self, token: int, position: int, cache: KVCache, logits: Any,
+                     recorded: _DecodeStep | None) -> tuple[Any, _DecodeStep, float]:
+        """The logprob of ``token`` under ``logits`` and the pass of ``token`` at ``position``:
+        (its device logits, the :class:`_DecodeStep` that made them, the logprob). The step is
+        recorded on first use and replayed after that while the cache and the attention
+        split stay the same."""
+        split = self._n_split(1, position + 1)
+        st = self._step
+        if st is None or st.cache is not cache or st.split != split:
+            lp = self._logprob_of(logits, recorded, token)
+            self._step = None
+            st = self._step = _DecodeStep(self, cache, split, token, position)
+            return st.logits, st, lp
+        if recorded is st and logits is st.logits:
+            return st.logits, st, st.logprob_and_replay(token, position)
+        lp = self._logprob_of(logits, recorded, token)
+        return st.replay(token, position), st, lp
+
     def _decode(self, token: int, position: int, cache: KVCache) -> tuple[Any, Any]:
-        """One decode step: the device logits after ``token`` at ``position`` and the
-        :class:`_DecodeStep` that made them (None when replays are off: a plain pass). The
-        step is recorded on first use and replayed after that (launched again with the same
-        packed arguments) while the cache and the attention split stay the same."""
+        """One decode step without its logprob (tests): the device logits after ``token`` at
+        ``position`` and the :class:`_DecodeStep` that made them (None when replays are off)."""
         if not self.replay_decode:
             return self._forward([token], [0], [position], cache, None), None
         split = self._n_split(1, position + 1)
