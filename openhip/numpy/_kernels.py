@@ -42,6 +42,16 @@ a block as one vectorised loop); block-level loops with barriers are fine for re
 dimensions that are contiguous for every operand, so most launches have ndim 1 or 2; those
 use the 2-D layout (``oh_offsets2`` in common.h, a grid from :func:`grid2d`, ``k.launch_grid``)
 which needs no division per element.
+
+*Vectorising on the CPU platform.* The CPU runs a block's threads as a loop; GCC vectorises it
+only when the kernel's bounds check compares the loop counter itself. Write contiguous
+("flat") kernels with ``const int i = blockIdx.x * blockDim.x + threadIdx.x; if (i >= (int)a.n)
+return;``, typed ``__restrict__`` pointers and no 64-bit type named in the kernel's body (it is
+then compiled in one loop form, a faster build), and launch them with
+``k.launch_flat(n, args, itemsizes)``, which splits past :data:`FLAT_CHUNK` elements so the int
+cannot overflow. ``oh_index()`` (64-bit, with the grid's y spill) keeps the loop scalar. Loads
+of C++ ``bool`` do not vectorise: read bool storage as ``unsigned char``. Check a kernel with
+the ``-fopt-info-vec-optimized`` option (the log lists ``loop vectorized`` per loop form).
 """
 
 from __future__ import annotations
