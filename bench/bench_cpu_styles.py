@@ -244,6 +244,7 @@ from openhip.compiler.scan import scan
 from openhip.platforms.cpu.regions import split_kernels
 counts = {"loop": 0, "regions": 0, "fibers": 0}
 fibers = []
+idioms = {}
 for path in sorted(Path(sys.argv[1]).glob("*.hip")):
     src = path.read_text()
     result = scan(src)
@@ -254,10 +255,15 @@ for path in sorted(Path(sys.argv[1]).glob("*.hip")):
             counts["loop"] += 1
         elif plans[k.name].function:
             counts["regions"] += 1
+            found = getattr(plans[k.name], "warp_idioms", [])
+            if found:
+                idioms[f"{path.stem}:{k.name}"] = len(found)
         else:
             counts["fibers"] += 1
             fibers.append(f"{path.stem}:{k.name}: {plans[k.name].reason}")
-print(json.dumps({"counts": counts, "fibers": fibers}))
+print(json.dumps({"counts": counts, "fibers": fibers,
+                  "warp_idioms": {"kernels": len(idioms), "loops": sum(idioms.values()),
+                                  "by_kernel": idioms}}))
 """
 
 
@@ -290,6 +296,10 @@ def main() -> None:
     results: dict = {"load_before": os.getloadavg(), "cpu_time": ns.cpu_time}
     mods = {mode: load(hip, mode) for mode in ("regions", "fibers")}
     results["modes"] = mods["regions"][1]
+    # the shuffle loops split once as a whole (idioms.py), per kernel
+    results["warp_idioms"] = {k: v.get("warp_idioms", []) for k, v in
+                              mods["regions"][0].program.metadata["kernels"].items()
+                              if v.get("warp_idioms")}
     with tempfile.TemporaryDirectory() as tmp:
         dll = build_plain(Path(tmp))
         results["reduce"] = bench_reduce(hip, mods, dll, ns.repeats, ns.fiber_repeats)

@@ -282,6 +282,8 @@ def build_footer(scan_result, name_expressions: Sequence[str],
             meta[expr]["regions_refused"] = plan.reason
         if modes[ident] == "regions" and getattr(plan, "stride_loops", 0):
             meta[expr]["stride_loops"] = plan.stride_loops  # interchanged (regions.py)
+        if modes[ident] == "regions" and getattr(plan, "warp_idioms", None):
+            meta[expr]["warp_idioms"] = list(plan.warp_idioms)  # split once (idioms.py)
         short = decl.name.rsplit("::", 1)[-1]
         if expr == decl.name and short != expr and short_count.get(short) == 1:
             kernels.setdefault(short, symbol)

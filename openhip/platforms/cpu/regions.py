@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from ...compiler.scan import SYNC_FUNCTIONS, SYNC_PREFIXES, SourceScan, parse
 from ...compiler.scan import walk as _walk
 from . import rewrite
-from .rewrite import STRIDE_INDEX, WARP_SPLIT, WARP_SPLIT_PARTIAL
+from .rewrite import STRIDE_INDEX, WARP_CHAIN_RE, WARP_SPLIT, WARP_SPLIT_PARTIAL
 
 __all__ = ["RegionPlan", "split_kernels", "PREFIX"]
 
@@ -124,6 +124,8 @@ class RegionPlan:
     regions: int = 0            # thread loops generated
     #: per-thread stride loops run interchanged with the thread loop (rewrite.py)
     stride_loops: int = 0
+    #: shuffle loops split once as a whole (idioms.py), described
+    warp_idioms: list[str] = field(default_factory=list)
 
 
 @dataclass(eq=False)
@@ -250,6 +252,7 @@ class _Kernel:
         self.warp_barriers: set[int] = set()    # ... of them, the warp-level split points
         self.partial_barriers: set[int] = set()  # ... whose warp functions name a partial mask
         self.warp_sites = 0                     # warp function call sites (lane buffers)
+        self.warp_chains: dict[int, str] = {}   # recognised shuffle loops (rewrite.py)
         self.guarded: dict[int, int] = {}       # if statement id -> its guard's index
         self.guard_warp: dict[int, bool] = {}   # guard index -> its condition is warp-uniform
         self.guard_stack: list[tuple[int, bool]] = []   # (guard index, branch) while emitting
@@ -321,7 +324,8 @@ class _Kernel:
                 name = self.t(n.named_children[0].child_by_field_name("function"))
                 if name != "__syncthreads":
                     self.warp_barriers.add(n.id)
-                    if name == WARP_SPLIT_PARTIAL:
+                    chain = WARP_CHAIN_RE.fullmatch(name)
+                    if name == WARP_SPLIT_PARTIAL or (chain and chain.group(1)):
                         self.partial_barriers.add(n.id)
         self._resolve()
         for n in sync_uses:
@@ -385,7 +389,8 @@ class _Kernel:
             return False
         fn = kids[0].child_by_field_name("function")
         args = kids[0].child_by_field_name("arguments")
-        return (fn is not None and fn.type == "identifier" and self.t(fn) in _BARRIERS
+        return (fn is not None and fn.type == "identifier" and
+                (self.t(fn) in _BARRIERS or WARP_CHAIN_RE.fullmatch(self.t(fn)) is not None)
                 and args is not None and not args.named_children)
 
     def _is_barrier_callee(self, ident) -> bool:
@@ -1209,7 +1214,7 @@ class _Kernel:
         guards = len(self.guarded)
         if self.promoted or self.returns or self.warp_sites or guards:
             out.append("const unsigned __oh_n = blockDim.x * blockDim.y * blockDim.z;\n")
-        if any(self.guard_warp.values()):
+        if any(self.guard_warp.values()) or self.warp_sites:
             # a 1-D block: a thread loop's warps are runs of 32 of its x loop (skippable)
             out.append("const bool __oh_1d = blockDim.y == 1u && blockDim.z == 1u;\n")
         sizes = []
@@ -1288,6 +1293,7 @@ class _Kernel:
             self._flush(pending)
             pending = []
             if s.id in self.barriers:
+                self._emit_chain(s)
                 continue
             if s.id in self._structured:
                 self._emit_structured(s)
@@ -1353,8 +1359,22 @@ class _Kernel:
             out.append("}\n" + self.line(cond) +
                        self.data[body.end_byte:s.end_byte].decode().strip() + "\n")
 
+    def _emit_chain(self, s) -> None:
+        """At a recognised shuffle loop's split point, the block-level call running it (the
+        lanes it may read: those under the same branch, as in _flush)."""
+        m = WARP_CHAIN_RE.fullmatch(self.t(s.named_children[0].child_by_field_name("function")))
+        if m is None:
+            return
+        text = self.warp_chains[int(m.group(2))]
+        inner = f"__oh_guard + {self.guard_stack[-1][0]}u * __oh_n" if self.guard_stack \
+            else "nullptr"
+        value = (1 if self.guard_stack[-1][1] else 2) if self.guard_stack else 0
+        self.out.append(self.line(s) + f"{{ const unsigned char* const __oh_wg = {inner}; "
+                        f"const unsigned __oh_wgv = {value}; {text} }}\n")
+
     def _emit_sub(self, node) -> None:
         if node.id in self.barriers:
+            self._emit_chain(node)
             return
         if node.type == "compound_statement":
             self._emit_list(node)
@@ -1457,6 +1477,21 @@ class _Kernel:
         out.append("}\n")
         body = out[body_start:]
         out.append(f"{label}: ;\n}}\n" if self.returns else "}\n")
+        if not warp_loop and span is None and not self.returns and not self.guard_stack and \
+                self.warp_sites:
+            # a kernel with warp functions, a region under no guard: in a 1-D block, one flat
+            # loop over the threads (the generic loop's three nested counters keep GCC from
+            # vectorising it: "loop nest containing two or more consecutive inner loops")
+            generic = out[head:]
+            del out[head:]
+            out.append("if (__oh_1d) {\n" + self.line(first) +
+                       "for (int __oh_lt = 0; __oh_lt < (int)__oh_n; ++__oh_lt) "
+                       "if ((threadIdx.x = (unsigned)__oh_lt, threadIdx.y = 0u, "
+                       "threadIdx.z = 0u), false) {} else {\n")
+            out.extend(generic[1:])
+            out.append("} else {\n")
+            out.extend(generic)
+            out.append("}\n")
         if warp_loop:
             generic = out[head:]
             del out[head:]
@@ -1686,12 +1721,14 @@ def _prepare(data: bytes, func, template, scan_result: SourceScan, macros: dict[
         state = _apply(*state, edits) or state
     warp_sites = 0
     stride_loops = 0
+    chains: tuple[dict[int, str], list[str]] = ({}, [])
     for step in ("declarations", "groups", "warp", "votes", "stride"):
         d, f = state[0], state[1]
         body = f.child_by_field_name("body")
         if body is None:
             break
         sites = 0
+        found: tuple[dict[int, str], list[str]] = ({}, [])
         if step == "declarations":
             edits = rewrite.split_declarations(d, body)
         elif step == "groups":
@@ -1699,6 +1736,7 @@ def _prepare(data: bytes, func, template, scan_result: SourceScan, macros: dict[
         elif step == "warp":
             expansion = rewrite.expand_warp_calls(d, body, macros)
             edits, sites = expansion.edits, expansion.sites
+            found = (expansion.chains, expansion.idioms)
         elif step == "votes":
             edits = _expand_votes(d, f)
         elif stride:
@@ -1710,9 +1748,11 @@ def _prepare(data: bytes, func, template, scan_result: SourceScan, macros: dict[
         if again is not None:
             state = again
             warp_sites = max(warp_sites, sites)
+            if step == "warp":
+                chains = found
             if step == "stride":
                 stride_loops = len(edits)
-    return (*state, warp_sites, stride_loops)
+    return (*state, warp_sites, stride_loops, chains)
 
 
 def split_kernels(source: str, scan_result: SourceScan, filename: str, kernels: list[str]
@@ -1764,14 +1804,16 @@ def split_kernels(source: str, scan_result: SourceScan, filename: str, kernels: 
             continue
         mine: list[tuple[int, int, str]] = []
         regions = strides = 0
+        described: list[str] = []
         try:
             for func, template in found[name]:
                 for stride in (True, False):
-                    kdata, kfunc, ktemplate, kscan, sites, loops = _prepare(
+                    kdata, kfunc, ktemplate, kscan, sites, loops, chains = _prepare(
                         data, func, template, scan_result, macros, stride)
                     k = _Kernel(kdata, kfunc, ktemplate, kscan, constants, sync, filename,
                                 functions, macros)
                     k.warp_sites = sites
+                    k.warp_chains = chains[0]
                     try:
                         k.analyse()
                         code = k.generate(name)
@@ -1782,6 +1824,7 @@ def split_kernels(source: str, scan_result: SourceScan, filename: str, kernels: 
                     break
                 regions = max(regions, k.regions)
                 strides = max(strides, loops)
+                described = chains[1] if len(chains[1]) > len(described) else described
                 outer = template if template is not None else func
                 mine.append((outer.end_byte, outer.end_byte,
                              f"\n{code}#line {outer.end_point[0] + 1} \"{filename}\"\n"))
@@ -1791,5 +1834,6 @@ def split_kernels(source: str, scan_result: SourceScan, filename: str, kernels: 
         edits.extend(mine)
         prefix, _, base = name.rpartition("::")
         plans[name] = RegionPlan(name, (prefix + "::" if prefix else "") + PREFIX + base,
-                                 regions=regions, stride_loops=strides)
+                                 regions=regions, stride_loops=strides,
+                                 warp_idioms=described)
     return edits, plans

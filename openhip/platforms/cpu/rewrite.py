@@ -22,9 +22,10 @@ kernel as written stays in the file.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...compiler.scan import walk as _walk
+from . import idioms
 
 __all__ = ["WARP_SPLIT", "split_declarations", "inline_helpers", "expand_warp_calls",
            "Edit", "WarpExpansion"]
@@ -651,6 +652,71 @@ class WarpExpansion:
 
     edits: list[Edit]
     sites: int
+    #: a recognised shuffle loop's split point (``__openhip_wchain<K>();``, K its value slot)
+    #: -> the block-level call that runs the chain (idioms.py, warp.h wc_chain)
+    chains: dict[int, str] = field(default_factory=dict)
+    #: what was recognised, for program.metadata
+    idioms: list[str] = field(default_factory=list)
+
+
+#: the split point of a recognised shuffle loop: ``__openhip_wchain<K>();`` (K: its value slot),
+#: ``__openhip_wchainp<K>();`` for plain shuffles (every live lane, like WARP_SPLIT_PARTIAL)
+WARP_CHAIN = "__openhip_wchain"
+WARP_CHAIN_RE = re.compile(r"__openhip_wchain(p?)(\d+)")
+
+
+def _chain_edits(data: bytes, body, macros: dict[str, str], edits: list[Edit],
+                 replaced_calls: dict[int, str]) -> tuple[int, dict[int, str], list[str], list]:
+    """Edits splitting each recognised shuffle loop once (idioms.py): (slots used, block-level
+    texts by value slot, descriptions, the loops' byte ranges)."""
+    chains = idioms.find_chains(data, body, macros, _declared_types(data, body))
+    site = 0
+    texts: dict[int, str] = {}
+    described: list[str] = []
+    spans = []
+    for c in chains:
+        if _placement(c.loop) is None:
+            continue
+        k = site
+        site += 1
+        buf = f"__oh_wc + {k}u * __oh_nw"
+        read_t = f"::openhip::detail::wc_t<decltype({c.var})>"
+        parts = [f"::openhip::detail::wc_put_near({buf}, __oh_lt, ({c.var}));"]
+        pred = "nullptr"
+        if c.conditions is not None and not c.lane_condition:
+            pk = site
+            site += 1
+            pred = f"__oh_wc + {pk}u * __oh_nw"
+            bits = " | ".join(f"(({cond}) ? {1 << i}ull : 0ull)"
+                              for i, cond in enumerate(c.conditions))
+            parts.append(f"::openhip::detail::wc_put_bits<{read_t}>({pred}, __oh_lt, "
+                         f"(unsigned long long)({bits}));")
+        parts.append(f"{WARP_CHAIN}{'p' if c.partial else ''}{k}();")
+        parts.append(f"{c.var} = ::openhip::detail::wc_own<{read_t}>({buf}, __oh_lt);")
+        bcast, bmask, bout = -1, 0, "nullptr"
+        if c.bcast is not None:
+            call, _stmt, lane, bwidth, mask = c.bcast
+            if bwidth == c.width and call.id not in replaced_calls:
+                bk = site
+                site += 1
+                bout = f"__oh_wc + {bk}u * __oh_nw"
+                bcast, bmask = lane & (bwidth - 1), mask
+                replaced_calls[call.id] = f"::openhip::detail::wc_own<{read_t}>({bout}, __oh_lt)"
+            else:
+                c.bcast = None
+        new = " ".join(parts)
+        if _placement(c.loop) == "wrap":
+            new = "{ " + new + " }"
+        edits.append((c.start, c.end, (new + "\n" * data[c.start:c.end].count(b"\n")).encode()))
+        offsets = "".join(f", {o}u" for o in c.offsets)
+        vec = "true" if c.vector_op else "false"
+        texts[k] = (f"::openhip::detail::wc_chain<{c.vtype}, {c.kind}, {c.width}, {bcast}, {vec}, "
+                    f"{c.lane_condition}"
+                    f"{offsets}>({buf}, __oh_n, __oh_wx, __oh_wg, __oh_wgv, {c.mask:#x}ull, "
+                    f"{pred}, {bmask:#x}ull, {bout}, {c.op});")
+        described.append(c.describe())
+        spans.append((c.start, c.end))
+    return site, texts, described, spans
 
 
 def expand_warp_calls(data: bytes, body, macros: dict[str, str]) -> WarpExpansion:
@@ -666,8 +732,12 @@ def expand_warp_calls(data: bytes, body, macros: dict[str, str]) -> WarpExpansio
     as fibers)."""
     calls_by_stmt: dict[int, list] = {}
     stmts: dict[int, object] = {}
+    edits: list[Edit] = []
+    fused: dict[int, str] = {}
+    site, chains, described, spans = _chain_edits(data, body, macros, edits, fused)
     for node in _walk(body):
-        if node.type != "call_expression":
+        if node.type != "call_expression" or \
+                any(a <= node.start_byte < b for a, b in spans):
             continue
         fn = node.child_by_field_name("function")
         if fn is None or fn.type != "identifier" or _text(data, fn) not in _WARP_CALLS or \
@@ -678,8 +748,6 @@ def expand_warp_calls(data: bytes, body, macros: dict[str, str]) -> WarpExpansio
             continue
         calls_by_stmt.setdefault(stmt.id, []).append(node)
         stmts[stmt.id] = stmt
-    edits: list[Edit] = []
-    site = 0
     for sid, calls in calls_by_stmt.items():
         stmt = stmts[sid]
         ids = {c.id for c in calls}
@@ -697,6 +765,9 @@ def expand_warp_calls(data: bytes, body, macros: dict[str, str]) -> WarpExpansio
         partial: dict[int, bool] = {}
         ok = True
         for c in sorted(calls, key=lambda c: (level_of(c), c.start_byte)):
+            if c.id in fused:  # a chain's broadcast, computed with it
+                replaced[c.id] = fused[c.id]
+                continue
             name = _text(data, c.child_by_field_name("function"))
             helper, operand, mask_at = _WARP_CALLS[name]
             args = list(c.child_by_field_name("arguments").named_children)
@@ -770,7 +841,7 @@ def expand_warp_calls(data: bytes, body, macros: dict[str, str]) -> WarpExpansio
         if _placement(stmt) == "wrap":
             new = "{ " + new + " }"
         edits.append((stmt.start_byte, stmt.end_byte, new.encode()))
-    return WarpExpansion(edits, site)
+    return WarpExpansion(edits, site, chains, described)
 
 
 def _flat_render(data: bytes, node, replaced: dict[int, str]) -> str:
@@ -944,8 +1015,10 @@ def rewrite_cooperative_groups(data: bytes, body, macros: dict[str, str], counte
             if stmt is None or _placement(stmt) is None or stmt.id in pre_by_stmt:
                 continue
             op_text = re.sub(r"\s+", " ", _flat(data, args[2]))
-            m = _OPERATOR.fullmatch(re.sub(r"\s+", "", _text(data, args[2])))
-            vtype = m.group(1) if m else None
+            # (spaces kept inside the type: `cg::plus<long long>()`)
+            m = _OPERATOR.fullmatch(re.sub(r"\s*([<>():])\s*", r"\1",
+                                           re.sub(r"\s+", " ", _text(data, args[2]).strip())))
+            vtype = m.group(1).strip() if m else None
             if vtype is None:
                 continue
             # `cg::plus<float>()(a, b)` reads as a cast to a function type: brace it

@@ -517,6 +517,252 @@ inline unsigned long long wc_match_all(const uint64_t* b, unsigned long lt, unsi
   pred = 1;
   return part;
 }
+
+// ---- recognised idioms: a whole shuffle chain per warp (regions.py / rewrite.py) ------------------
+// A loop of shuffles of one variable by fixed distances (a warp reduction by halving distances, a
+// butterfly, an inclusive scan by doubling ones; cg::reduce over a tile) is one warp-level split
+// point rather than one per step: the region before deposits each participant's value (wc_put_near;
+// for an update under a condition, the condition's bit per step, wc_put), wc_chain runs once per
+// block between the regions and leaves each lane's final value in its slot, and the region after
+// reads it (wc_own).  Step by step it computes what the split shuffles compute (same sources, same
+// participants, a non-participant source reading 0, the same operation in the same order per lane),
+// the warp's 32 values in a local array: the steps are vector loops over 32 lanes.
+// Kind: 0 __shfl_down, 1 __shfl_up, 2 __shfl_xor; Width: the shuffles' width (a power of two <= 32);
+// D...: the distances, one per step.  op(v, y) is the loop's update (v's new value).
+template <class T>
+__attribute__((always_inline)) inline T wc_own(const uint64_t* b, unsigned long lt) {
+  return openhip::lang::from_u64<T>(reinterpret_cast<const wc_word_t<T>*>(b)[lt]);
+}
+// The pred slots hold one bit per step, as words of the chain's value width (wc_put_near's).
+template <class T>
+__attribute__((always_inline)) inline void wc_put_bits(uint64_t* b, unsigned long lt, unsigned long long bits) {
+  reinterpret_cast<wc_word_t<T>*>(b)[lt] = (wc_word_t<T>)bits;
+}
+template <unsigned... I> struct wc_seq {};
+template <unsigned N, unsigned... I> struct wc_make_seq : wc_make_seq<N - 1, N - 1, I...> {};
+template <unsigned... I> struct wc_make_seq<0, I...> { using type = wc_seq<I...>; };
+// Whether lane l applies the update at a step of distance d: Cond 0 the pred bit (or always,
+// without pred), 1 cg::reduce's ((rank & (2d - 1)) == 0 && rank + d < Width), 2
+// cg::inclusive_scan's (rank >= d); rank = l mod Width (rewrite.py's conditions on the tile's
+// linear rank, which is the lane modulo the tile's size).
+template <int Cond, int Width, class W>
+__attribute__((always_inline)) constexpr bool wc_chain_on(unsigned l, unsigned d, const W* pred, unsigned s) {
+  const unsigned r = l & (unsigned)(Width - 1);
+  if (Cond == 1) return (r & (2u * d - 1u)) == 0u && r + d < (unsigned)Width;
+  if (Cond == 2) return r >= d;
+  return pred == nullptr || ((pred[l] >> s) & 1u);
+}
+// The source lane of lane l at one step of a chain (HIP's index arithmetic, in lane space).
+constexpr int wc_chain_src(int kind, int l, unsigned d, int width) {
+  if (kind == 0) return (int)((unsigned)(l & (width - 1)) + d) >= width ? l : l + (int)d;
+  if (kind == 1) return l - (int)d < (l & ~(width - 1)) ? l : l - (int)d;
+  const int index = l ^ (int)d;
+  return index >= ((l + width) & ~(width - 1)) ? l : (index & 31);
+}
+template <int Kind, int Width, int Cond, unsigned D, class W, class T, class Op>
+__attribute__((always_inline)) inline void wc_chain_step(T* v, const W* pred, unsigned s, Op& op) {
+  // every lane there and every source a participant: a fixed-distance read (v has 32 lanes of
+  // slack either side) or the butterfly's permutation
+  constexpr unsigned wm = (unsigned)Width - 1u;
+  alignas(64) T t[32];
+  for (unsigned l = 0; l < 32u; ++l) {
+    const T own = v[32 + l];
+    T far;
+    if constexpr (Kind == 0) {
+      far = D < 32u && (l & wm) + D <= wm ? v[32 + l + (D & 31u)] : own;
+    } else if constexpr (Kind == 1) {
+      far = D < 32u && (l & wm) >= D ? v[32 + l - (D & 31u)] : own;
+    } else {
+      far = v[32 + wc_chain_src(2, (int)l, D, Width)];
+    }
+    const bool on = wc_chain_on<Cond, Width>(l, D, pred, s);
+    t[l] = on ? (T)op(own, far) : own;
+  }
+  for (unsigned l = 0; l < 32u; ++l) v[32 + l] = t[l];
+}
+template <int Kind, int Width, int Cond, class W, class T, class Op>
+__attribute__((always_inline)) inline void wc_chain_general(T* v, const W* pred, unsigned s,
+                                                            unsigned d, uint32_t act, uint32_t sok, Op& op) {
+  // some lanes missing or outside the mask: wc_get's sources and participants, lane by lane
+  T t[32];
+  for (unsigned l = 0; l < 32u; ++l) {
+    const T own = v[32 + l];
+    t[l] = own;
+    if (!((act >> l) & 1u)) continue;
+    const unsigned sl = (unsigned)wc_chain_src(Kind, (int)l, d, Width);
+    const T far = sl == l || ((sok >> sl) & 1u) ? v[32 + sl] : openhip::lang::from_u64<T>(0);
+    if (wc_chain_on<Cond, Width>(l, d, pred, s)) t[l] = (T)op(own, far);
+  }
+  for (unsigned l = 0; l < 32u; ++l) v[32 + l] = t[l];
+}
+
+#if defined(__GNUC__) && !defined(__clang__)
+// The same steps on the warp's 32 values as native vectors (GCC's vector extensions), for a
+// value of 4 or 8 bytes with an update the operators do (+ - * & | ^, as the element type does
+// them): each step is, per vector, one two-source permutation (constant indices), a select of
+// the lanes that read their own value, and the operation.
+#if defined(__AVX512F__)
+constexpr unsigned kWcVecBytes = 64;
+#elif defined(__AVX__)
+constexpr unsigned kWcVecBytes = 32;
+#else
+constexpr unsigned kWcVecBytes = 16;
+#endif
+template <unsigned Size> struct wc_vec_int;
+template <> struct wc_vec_int<4> { using type = int32_t; };
+template <> struct wc_vec_int<8> { using type = int64_t; };
+template <class T>
+struct wc_vec {
+  static constexpr unsigned L = kWcVecBytes / sizeof(T);  // lanes per vector
+  static constexpr unsigned NV = 32u / L;                  // vectors per warp
+  typedef T V __attribute__((vector_size(kWcVecBytes)));
+  typedef typename wc_vec_int<sizeof(T)>::type E;
+  typedef E I __attribute__((vector_size(kWcVecBytes)));
+};
+// For output vector j of a step: the two source vectors (a, b) and, per lane, its index into
+// them (0..2L-1) or 2L for "own value".
+template <int Kind, int Width, unsigned D, unsigned L>
+struct wc_vplan {
+  static constexpr int src(unsigned j, unsigned i) { return wc_chain_src(Kind, (int)(j * L + i), D, Width); }
+  static constexpr unsigned first(unsigned j) {
+    for (unsigned i = 0; i < L; ++i)
+      if (src(j, i) != (int)(j * L + i)) return (unsigned)src(j, i) / L;
+    return j;
+  }
+  static constexpr int index(unsigned j, unsigned i) {
+    const int sl = src(j, i);
+    if (sl == (int)(j * L + i)) return 2 * (int)L;
+    const unsigned a = first(j);
+    return (unsigned)sl / L == a ? sl % (int)L : (int)L + sl % (int)L;
+  }
+  static constexpr unsigned second(unsigned j) {
+    const unsigned a = first(j);
+    return a + 1u < 32u / L ? a + 1u : a;
+  }
+};
+template <int Kind, int Width, int Cond, unsigned D, class T, unsigned J, class Op>
+__attribute__((always_inline)) inline typename wc_vec<T>::V wc_vstep_one(const typename wc_vec<T>::V* v,
+                                                                         const typename wc_vec<T>::I* pm,
+                                                                         unsigned s, Op& op) {
+  using X = wc_vec<T>;
+  using Plan = wc_vplan<Kind, Width, D, X::L>;
+  typedef typename X::I I;
+  typedef typename X::V V;
+  constexpr unsigned a = Plan::first(J), b = Plan::second(J);
+  I idx{};
+  for (unsigned i = 0; i < X::L; ++i) idx[i] = (typename X::E)Plan::index(J, i);
+  const V own = v[J];
+  const I take = idx < (typename X::E)(2 * X::L);
+  const V moved = __builtin_shuffle(v[a], v[b], idx & (typename X::E)(2 * X::L - 1));
+  const V far = take ? moved : own;
+  const V r = op(own, far);
+  if constexpr (Cond != 0) {
+    I on{};
+    for (unsigned i = 0; i < X::L; ++i)
+      on[i] = wc_chain_on<Cond, Width, int>(J * X::L + i, D, nullptr, 0) ? (typename X::E)-1 : 0;
+    return on ? r : own;
+  }
+  if (pm == nullptr) return r;
+  const I on = ((pm[J] >> (typename X::E)s) & (typename X::E)1) != (typename X::E)0;
+  return on ? r : own;
+}
+template <int Kind, int Width, int Cond, unsigned D, class T, class Op, unsigned... J>
+__attribute__((always_inline)) inline void wc_vstep(typename wc_vec<T>::V* v, const typename wc_vec<T>::I* pm,
+                                                    unsigned s, Op& op, wc_seq<J...>) {
+  const typename wc_vec<T>::V out[] = {wc_vstep_one<Kind, Width, Cond, D, T, J>(v, pm, s, op)...};
+  ((v[J] = out[J]), ...);
+}
+#endif
+
+// A whole warp's exit and guard flags at once: 1 every lane takes part, -1 none does (the
+// guard holds no lane: an exit cannot add one), 0 mixed.
+__attribute__((always_inline)) inline int wc_flags_whole(const unsigned char* ex, const unsigned char* gd,
+                                                         unsigned gv, unsigned base) {
+  uint64_t e = 0, miss = 0, hit = 0;
+  const uint64_t ones = 0x0101010101010101ull, pat = ones * (gv & 0xffu);
+  for (unsigned k = 0; k < 4u; ++k) {
+    uint64_t x;
+    if (ex != nullptr) {
+      __builtin_memcpy(&x, ex + base + 8u * k, 8);
+      e |= x;
+    }
+    if (gd != nullptr) {
+      __builtin_memcpy(&x, gd + base + 8u * k, 8);
+      const uint64_t d = x ^ pat;  // a zero byte where the guard holds
+      miss |= d;
+      hit |= (d - ones) & ~d & (ones << 7);  // nonzero iff some byte of d is zero
+    }
+  }
+  if (gd != nullptr && hit == 0) return -1;
+  return e == 0 && miss == 0 ? 1 : 0;
+}
+// b: the value slots (wc_put_near), pred: the condition bits (wc_put_bits) or null, n/ex/gd/gv/mask
+// as for the split shuffles; Bcast >= 0: then __shfl_sync(bmask, v, Bcast, Width), its result in
+// the slots bout (cg::reduce's broadcast of lane 0).  Vec: op also takes vectors of T.  Cond: see
+// wc_chain_on.
+template <class T, int Kind, int Width, int Bcast, bool Vec, int Cond, unsigned... D, class Op>
+inline void wc_chain(uint64_t* b, unsigned n, const unsigned char* ex, const unsigned char* gd,
+                     unsigned gv, uint64_t mask, const uint64_t* pred, uint64_t bmask, uint64_t* bout,
+                     Op op) {
+  static_assert(Width > 0 && Width <= 32 && (Width & (Width - 1)) == 0, "a power-of-two width");
+  using W = wc_word_t<T>;
+  W* const w = reinterpret_cast<W*>(b);
+  const W* const pw = reinterpret_cast<const W*>(pred);
+  const uint32_t m32 = (uint32_t)mask;
+  for (unsigned base = 0; base < n; base += 32u) {
+    uint32_t act = 0xffffffffu;
+    if (base + 32u > n || ex != nullptr || gd != nullptr) {
+      const int whole = base + 32u <= n ? wc_flags_whole(ex, gd, gv, base) : 0;
+      if (whole < 0) continue;  // no lane of this warp takes part
+      if (whole == 0) {
+        act = 0;
+        for (unsigned l = 0; l < 32u; ++l) {
+          const unsigned g = base + l;
+          const bool a = g < n && (ex == nullptr || !ex[g]) && (gd == nullptr || gd[g] == gv);
+          act |= (uint32_t)a << l;
+        }
+        if (act == 0) continue;
+      }
+    }
+    const W* const p = pw != nullptr ? pw + base : nullptr;
+    unsigned s = 0;
+    bool done = false;
+#if defined(__GNUC__) && !defined(__clang__)
+    if constexpr (Vec && (sizeof(T) == 4 || sizeof(T) == 8)) {
+      if (act == 0xffffffffu && m32 == 0xffffffffu) {
+        using X = wc_vec<T>;
+        typename X::V v[X::NV];
+        typename X::I pm[X::NV];
+        __builtin_memcpy(v, w + base, sizeof(v));
+        if (p != nullptr) __builtin_memcpy(pm, p, sizeof(pm));
+        (wc_vstep<Kind, Width, Cond, D, T>(v, p != nullptr ? pm : nullptr, s++, op,
+                                           typename wc_make_seq<X::NV>::type{}), ...);
+        __builtin_memcpy(w + base, v, sizeof(v));
+        done = true;
+      }
+    }
+#endif
+    if (!done) {
+      alignas(64) T v[96];
+      for (unsigned l = 0; l < 32u; ++l) v[32 + l] = openhip::lang::from_u64<T>(w[base + l]);
+      if (act == 0xffffffffu && m32 == 0xffffffffu) {
+        (wc_chain_step<Kind, Width, Cond, D>(v, p, s++, op), ...);
+      } else {
+        (wc_chain_general<Kind, Width, Cond>(v, p, s++, D, act, act & m32, op), ...);
+      }
+      for (unsigned l = 0; l < 32u; ++l) w[base + l] = (W)openhip::lang::to_u64(v[32 + l]);
+    }
+    if constexpr (Bcast >= 0) {
+      W* const o = reinterpret_cast<W*>(bout);
+      const uint32_t bok = act & (uint32_t)bmask;
+      for (unsigned l = 0; l < 32u; ++l) {
+        const unsigned sl = (unsigned)openhip::lang::src_idx((int)l, Bcast, Width) & 31u;
+        const bool ok = sl == l || ((bok >> sl) & 1u);
+        o[base + l] = ok ? w[base + sl] : W(0);
+      }
+    }
+  }
+}
 }  // namespace detail
 }  // namespace openhip
 
