@@ -3,25 +3,33 @@
   python3 bench/bench_numpy_elementwise.py [--n 16777216] [--repeats 7] [--script-only]
 
 Measured (medians over repeats, each openhip timing includes the synchronisation):
-- ``a * x + y`` (two kernels), ``exp(x)``, ``x < y``, ``x.astype(float64)`` on 2^24 float32;
+- ``a * x + y`` (two kernels), ``exp(x)``, ``log(x)``, ``x < y``, ``x.astype(float64)`` on 2^24
+  float32;
 - a strided op (``x.T + y`` with 4096x4096 operands) and a broadcast op (matrix + row vector);
 - the dispatch overhead of one small warm op (``x + y`` on 16 floats, no synchronisation, the
   enqueue cost a caller pays; numpy's same op for comparison);
 - a script of 20 common operations in a fresh process with an empty OPENHIP_CACHE_DIR (cold)
-  and again in a fresh process with that cache (warm).
+  and again in a fresh process with that cache (warm); with the cold run's CPU time (the
+  process and its compilers: the figure a loaded machine changes least).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from pathlib import Path
 
 import numpy as np
+
+ROOT = str(Path(__file__).resolve().parents[1])
+if ROOT not in sys.path:
+    sys.path.insert(0, ROOT)  # run from a checkout without installing
 
 SCRIPT = r"""
 import time
@@ -60,11 +68,16 @@ def median(fn, repeats: int, warmup: int = 2) -> float:
     return statistics.median(samples)
 
 
-def run_script(cache: str) -> float:
+def run_script(cache: str) -> tuple[float, float]:
+    """(wall seconds the script reports, CPU seconds of its process and its compilers)."""
     env = dict(os.environ, OPENHIP_CACHE_DIR=cache)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, env.get("PYTHONPATH")) if p)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run([sys.executable, "-c", SCRIPT], env=env, capture_output=True,
                          text=True, check=True)
-    return float(out.stdout.strip().splitlines()[-1])
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime + after.ru_stime) - (before.ru_utime + before.ru_stime)
+    return float(out.stdout.strip().splitlines()[-1]), cpu
 
 
 def main() -> None:
@@ -76,9 +89,10 @@ def main() -> None:
     print(f"load: {os.getloadavg()}")
 
     with tempfile.TemporaryDirectory() as cache:
-        cold = run_script(cache)
-        warm = statistics.median(run_script(cache) for _ in range(3))
-    print(f"20-op script: cold (empty cache) {cold:.2f} s, warm {warm:.3f} s")
+        cold, cold_cpu = run_script(cache)
+        warm = statistics.median(run_script(cache)[0] for _ in range(3))
+    print(f"20-op script: cold (empty cache) {cold:.2f} s (CPU {cold_cpu:.2f} s, process and "
+          f"compilers), warm {warm:.3f} s")
     if args.script_only:
         return
 
@@ -105,6 +119,7 @@ def main() -> None:
     cases = [
         ("a * x + y (2^24 f32)", sync(lambda: 2.0 * x + y), lambda: 2.0 * hx + hy),
         ("exp(x)", sync(lambda: hnp.exp(x)), lambda: np.exp(hx)),
+        ("log(x)", sync(lambda: hnp.log(x)), lambda: np.log(hx)),
         ("x < y", sync(lambda: x < y), lambda: hx < hy),
         ("x.astype(float64)", sync(lambda: x.astype(hnp.float64)),
          lambda: hx.astype(np.float64)),
