@@ -1,10 +1,12 @@
 """openhip.numpy.random against numpy's Generator, in one run, on the CPU platform.
 
-    python bench/bench_random.py [--n 16777216] [--repeats 9]
+    python bench/bench_random.py [--n 16777216] [--repeats 9] [--cpu-time]
 
 Philox4x32 ``random`` float32/float64, ``normal`` and ``integers`` of n values: openhip's
 kernels (all cores) against ``numpy.random.Generator(numpy.random.Philox)`` (one core; numpy's
 Philox is the 4x64 variant, the nearest peer). Medians over the repeats, alternating.
+``--cpu-time``: the process's CPU seconds instead of wall time (for a loaded machine; run with
+OPENHIP_CPU_THREADS=1 so both sides use one core).
 """
 
 from __future__ import annotations
@@ -19,13 +21,15 @@ import numpy as np
 import openhip as hip
 from openhip.numpy.random import default_rng
 
+CLOCK = time.perf_counter
+
 
 def median_time(fn, repeats: int) -> float:
     times = []
     for _ in range(repeats):
-        start = time.perf_counter()
+        start = CLOCK()
         fn()
-        times.append(time.perf_counter() - start)
+        times.append(CLOCK() - start)
     return statistics.median(times)
 
 
@@ -33,7 +37,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=1 << 24)
     ap.add_argument("--repeats", type=int, default=9)
+    ap.add_argument("--cpu-time", action="store_true",
+                    help="CPU seconds of the process (time.process_time) instead of wall time")
     args = ap.parse_args()
+    global CLOCK
+    if args.cpu_time:
+        CLOCK = time.process_time
     n = args.n
     g = default_rng(1)
     ref = np.random.Generator(np.random.Philox(1))
@@ -42,11 +51,16 @@ def main() -> None:
         ("random float64", lambda: g.random(n), lambda: ref.random(n)),
         ("normal float32", lambda: g.normal(size=n, dtype=np.float32),
          lambda: ref.standard_normal(n, dtype=np.float32)),
+        ("normal float64", lambda: g.normal(size=n), lambda: ref.standard_normal(n)),
+        ("exponential float32", lambda: g.exponential(size=n, dtype=np.float32),
+         lambda: ref.standard_exponential(n, dtype=np.float32)),
         ("integers [0, 1000) int64", lambda: g.integers(0, 1000, size=n),
          lambda: ref.integers(0, 1000, size=n)),
     ]
     print(f"n = {n}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}, "
-          f"device {hip.get_device().platform}")
+          f"device {hip.get_device().platform}, OPENHIP_CPU_THREADS="
+          f"{os.environ.get('OPENHIP_CPU_THREADS', '(all)')}, "
+          f"{'CPU time' if args.cpu_time else 'wall time'}")
     print("| what | openhip | numpy (Philox) | speed-up |")
     print("| --- | --- | --- | --- |")
     for name, ours, theirs in cases:

@@ -21,6 +21,7 @@ extern "C" __global__ void ohr_math_check(const double* x, double* out, unsigned
     case 1: out[i] = ohr_exp(x[i]); break;
     case 2: ohr_sincos_2pi(x[i], &s, &c); out[i] = s; break;
     case 3: ohr_sincos_2pi(x[i], &s, &c); out[i] = c; break;
-    default: out[i] = ohr_loggam(x[i]); break;
+    case 4: out[i] = ohr_loggam(x[i]); break;
+    default: out[i] = ohr_log_pos(x[i]); break;
   }
 }

@@ -26,9 +26,10 @@ __device__ __forceinline__ double ohr_u01_open0_64(unsigned long long x) {
   return ((double)(x >> 11) + 1.0) * 1.1102230246251565404e-16;
 }
 
-// Box-Muller: (sqrt(-2 log u1) cos 2 pi u2, sqrt(-2 log u1) sin 2 pi u2), u1 in (0, 1].
+// Box-Muller: (sqrt(-2 log u1) cos 2 pi u2, sqrt(-2 log u1) sin 2 pi u2), u1 in (0, 1] (a
+// positive normal double: ohr_log_pos, branch-free like the rest, so the loops vectorise).
 __device__ __forceinline__ void ohr_box_muller(double u1, double u2, double* z0, double* z1) {
-  const double r = sqrt(-2.0 * ohr_log(u1));
+  const double r = sqrt(-2.0 * ohr_log_pos(u1));
   double s, c;
   ohr_sincos_2pi(u2, &s, &c);
   *z0 = ohr_mul(r, c);

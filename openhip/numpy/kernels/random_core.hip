@@ -39,10 +39,9 @@ template <> struct ohr_per_block<double> { static constexpr int value = 2; };
   ohr_counter_add32(c0, c1, c2, c3, t, &x0, &x1, &x2, &x3);                          \
   const ohr_block b = ohr_philox4x32_10(x0, x1, x2, x3, k0, k1)
 
+// (out holds PER * nb values: the Python side pads, so the stores need no mask.)
 #define OHR_VECTOR_STORE(values)                                                     \
-  out[t] = values[0];                                                                \
-  for (int j = 1; j < PER; ++j)                                                      \
-    if (j * nb + t < n) out[j * nb + t] = values[j]
+  for (int j = 0; j < PER; ++j) out[j * nb + t] = values[j]
 
 __device__ __forceinline__ void ohr_uniforms(const ohr_block& b, float* u) {
   for (int j = 0; j < 4; ++j) u[j] = ohr_u01_f32(b.w[j]);
@@ -87,13 +86,17 @@ __global__ void ohr_normal(unsigned int k0, unsigned int k1, unsigned int c0, un
   OHR_VECTOR_STORE(z);
 }
 
-// -log(u) for the block's PER values, u in (0, 1].
+// -log(u) for the block's PER values, u in (0, 1].  Written out, not as a loop over j: GCC
+// would vectorise that short loop and then not the CPU platform's thread loop around it.
 __device__ __forceinline__ void ohr_neglogs(const ohr_block& b, float*, double* e) {
-  for (int j = 0; j < 4; ++j) e[j] = -ohr_log(ohr_u01_open0_32(b.w[j]));
+  e[0] = -ohr_log_pos(ohr_u01_open0_32(b.w[0]));
+  e[1] = -ohr_log_pos(ohr_u01_open0_32(b.w[1]));
+  e[2] = -ohr_log_pos(ohr_u01_open0_32(b.w[2]));
+  e[3] = -ohr_log_pos(ohr_u01_open0_32(b.w[3]));
 }
 __device__ __forceinline__ void ohr_neglogs(const ohr_block& b, double*, double* e) {
-  e[0] = -ohr_log(ohr_u01_open0_64(((unsigned long long)b.w[1] << 32) | b.w[0]));
-  e[1] = -ohr_log(ohr_u01_open0_64(((unsigned long long)b.w[3] << 32) | b.w[2]));
+  e[0] = -ohr_log_pos(ohr_u01_open0_64(((unsigned long long)b.w[1] << 32) | b.w[0]));
+  e[1] = -ohr_log_pos(ohr_u01_open0_64(((unsigned long long)b.w[3] << 32) | b.w[2]));
 }
 
 // scale * -log(u), u in (0, 1].

@@ -75,42 +75,67 @@ __global__ void ohr_integers_a(unsigned int k0, unsigned int k1, unsigned int c0
 
 // Ranges of at most 2^32 values, the fast way: thread t turns the four words of the block at
 // counter + t into four candidates (out[t + j * nb], nb = ceil(n / 4): planes, as the vector
-// distributions), with Lemire's multiply; a word in the rejection zone (probability
-// threshold / 2^32, about 7e-8 for m = 1000) flags its element, and ohr_integers_redo draws that
-// element again from its own stream (sub-stream 1).  Still a pure function of (key, counter, n).
+// distributions), with Lemire's multiply; flags[t] says whether one of its words fell in the
+// rejection zone (probability threshold / 2^32 each, about 7e-8 for m = 1000), and
+// ohr_integers_redo draws each rejected element again from its own stream (sub-stream 1).  The
+// flag is stored unconditionally (a conditional store keeps GCC from vectorising the CPU
+// platform's thread loop).  Still a pure function of (key, counter, n).
+__device__ __forceinline__ void ohr_integers32_block(unsigned int k0, unsigned int k1,
+    unsigned int c0, unsigned int c1, unsigned int c2, unsigned int c3, unsigned int t,
+    unsigned long long m, unsigned long long* mm) {
+  unsigned int x0, x1, x2, x3;
+  ohr_counter_add32(c0, c1, c2, c3, t, &x0, &x1, &x2, &x3);
+  const ohr_block b = ohr_philox4x32_10(x0, x1, x2, x3, k0, k1);
+  for (int j = 0; j < 4; ++j) mm[j] = (unsigned long long)b.w[j] * m;
+}
+
 template <typename T>
 __global__ void ohr_integers32(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
-    unsigned int c2, unsigned int c3, T* out, unsigned char* redo, unsigned long long n,
+    unsigned int c2, unsigned int c3, T* out, unsigned char* flags, unsigned long long n,
     unsigned long long low, unsigned long long m, unsigned int threshold) {
   const unsigned int t = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned long long nb = (n + 3) / 4;
   if (t >= nb) return;
-  unsigned int x0, x1, x2, x3;
-  ohr_counter_add32(c0, c1, c2, c3, t, &x0, &x1, &x2, &x3);
-  const ohr_block b = ohr_philox4x32_10(x0, x1, x2, x3, k0, k1);
-  for (int j = 0; j < 4; ++j) {
-    const unsigned long long idx = j * nb + t;
-    const unsigned long long mm = (unsigned long long)b.w[j] * m;
-    if (idx < n) {
-      out[idx] = (T)(low + (mm >> 32));
-      redo[idx] = (unsigned int)mm < threshold ? 1 : 0;
-    }
+  unsigned long long mm[4];
+  ohr_integers32_block(k0, k1, c0, c1, c2, c3, t, m, mm);
+  unsigned int rejected = 0;
+  for (int j = 0; j < 4; ++j) {  // out holds 4 * nb values (padded by the Python side)
+    out[j * nb + t] = (T)(low + (mm[j] >> 32));
+    rejected |= (j * nb + t < n) & ((unsigned int)mm[j] < threshold);
   }
+  flags[t] = (unsigned char)rejected;
 }
 
+// Thread f looks at the flags of Philox blocks [f * span, (f + 1) * span): a flagged block is
+// recomputed and its rejected words drawn again from their elements' own streams.
 template <typename T>
 __global__ void ohr_integers_redo(unsigned int k0, unsigned int k1, unsigned int c0,
-    unsigned int c1, unsigned int c2, unsigned int c3, T* out, const unsigned char* redo,
-    unsigned long long n, unsigned long long low, unsigned long long m, unsigned int threshold) {
-  const unsigned long long i = ohr_tid();
-  if (i >= n || !redo[i]) return;
+    unsigned int c1, unsigned int c2, unsigned int c3, T* out, const unsigned char* flags,
+    unsigned long long n, unsigned long long low, unsigned long long m, unsigned int threshold,
+    unsigned int span) {
+  const unsigned long long f = ohr_tid();
+  const unsigned long long nb = (n + 3) / 4;
+  if (f * span >= nb) return;
+  const unsigned long long begin = f * span, end = begin + span < nb ? begin + span : nb;
+  unsigned int any = 0;
+  for (unsigned long long t = begin; t < end; ++t) any |= flags[t];
+  if (!any) return;
   OHR_KC_ARRAY;
-  ohr_stream s = ohr_stream_open(kc, i, 1);
-  unsigned long long mm;
-  do {
-    mm = (unsigned long long)ohr_next32(s) * m;
-  } while ((unsigned int)mm < threshold);
-  out[i] = (T)(low + (mm >> 32));
+  for (unsigned long long t = begin; t < end; ++t) {
+    if (!flags[t]) continue;
+    unsigned long long mm[4];
+    ohr_integers32_block(k0, k1, c0, c1, c2, c3, (unsigned int)t, m, mm);
+    for (int j = 0; j < 4; ++j) {
+      const unsigned long long idx = j * nb + t;
+      if (idx >= n || (unsigned int)mm[j] >= threshold) continue;
+      ohr_stream s = ohr_stream_open(kc, idx, 1);
+      unsigned long long r;
+      do {
+        r = (unsigned long long)ohr_next32(s) * m;
+      } while ((unsigned int)r < threshold);
+      out[idx] = (T)(low + (r >> 32));
+    }
+  }
 }
 
 // Poisson: multiplication (lam < 10), PTRS (Hoermann 1993) above, as numpy's.

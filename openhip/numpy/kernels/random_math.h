@@ -109,6 +109,16 @@ __device__ __forceinline__ double ohr_exp(double x) {
   return ohr_mul(y, 9.33263618503218878990e-302);  // 2^-1000
 }
 
+// c ? a : b through the bits (exact; a mask, not a branch, where compilers keep a ?: as one).
+__device__ __forceinline__ double ohr_select(bool c, double a, double b) {
+  const unsigned long long m = 0ull - (unsigned long long)c;
+  return ohr_bits_to_double((ohr_double_to_bits(a) & m) | (ohr_double_to_bits(b) & ~m));
+}
+// -x when c (the sign bit flipped, as unary minus does).
+__device__ __forceinline__ double ohr_negate_if(bool c, double x) {
+  return ohr_bits_to_double(ohr_double_to_bits(x) ^ ((unsigned long long)c << 63));
+}
+
 // fdlibm's kernels for |x| <= pi/4 (tail y = 0).
 __device__ __forceinline__ double ohr_kernel_sin(double x) {
   const double S1 = -1.66666666666666324348e-01, S2 = 8.33333333332248946124e-03,
@@ -127,31 +137,61 @@ __device__ __forceinline__ double ohr_kernel_cos(double x) {
   const double z = ohr_mul(x, x);
   const double r = ohr_mul(z, fma(z, fma(z, fma(z, fma(z, fma(z, C6, C5), C4), C3), C2), C1));
   const double zr = ohr_mul(z, r);
-  if (x < 0.3) return 1.0 - (ohr_mul(0.5, z) - zr);
+  // Both of fdlibm's forms, then a select (no branch: the callers' loops vectorise).
+  const double small = 1.0 - (ohr_mul(0.5, z) - zr);
   // qx = x/4 with its low word cleared (fdlibm), or 0.28125 above 0.78125.
-  const double qx = x > 0.78125 ? 0.28125
-      : ohr_bits_to_double((ohr_double_to_bits(x) - 0x0020000000000000ull) & 0xffffffff00000000ull);
+  const double qx = ohr_select(x > 0.78125, 0.28125,
+      ohr_bits_to_double((ohr_double_to_bits(x) - 0x0020000000000000ull) & 0xffffffff00000000ull));
   const double hz = ohr_mul(0.5, z) - qx;
   const double a = 1.0 - qx;
-  return a - (hz - zr);
+  const double large = a - (hz - zr);
+  return ohr_select(x < 0.3, small, large);
 }
 
 // sin(2*pi*u) and cos(2*pi*u) for 0 <= u < 1: the quadrant and the reflection are exact.
+// Bit selects instead of branches and no double-to-int conversion: with either, GCC's
+// vectoriser gives up on the vector kernels' thread loops (Box-Muller ran 5x slower).
 __device__ __forceinline__ void ohr_sincos_2pi(double u, double* s, double* c) {
   const double t = ohr_mul(u, 4.0);
-  const int q = (int)t;
-  const double f = t - (double)q;
+  // the quadrant from floor(t) in {0, 1, 2, 3} by comparisons (no float-to-int conversion)
+  const double fq = floor(t);
+  const double f = t - fq;
   const bool swap = f > 0.5;
-  const double a = swap ? 1.0 - f : f;
+  const double a = ohr_select(swap, 1.0 - f, f);
   const double x = ohr_mul(a, 1.57079632679489655800e+00);
-  double sx = ohr_kernel_sin(x), cx = ohr_kernel_cos(x);
-  if (swap) { const double tmp = sx; sx = cx; cx = tmp; }
-  switch (q & 3) {
-    case 0: *s = sx; *c = cx; break;
-    case 1: *s = cx; *c = -sx; break;
-    case 2: *s = -sx; *c = -cx; break;
-    default: *s = -cx; *c = sx; break;
-  }
+  const double sx = ohr_kernel_sin(x), cx = ohr_kernel_cos(x);
+  const double s1 = ohr_select(swap, cx, sx), c1 = ohr_select(swap, sx, cx);
+  // quadrant q: (s, c) = (s1, c1), (c1, -s1), (-s1, -c1), (-c1, s1)
+  const bool odd = (fq == 1.0) | (fq == 3.0), half = fq >= 2.0;
+  const double s2 = ohr_select(odd, c1, s1), c2 = ohr_select(odd, -s1, c1);
+  *s = ohr_negate_if(half, s2);
+  *c = ohr_negate_if(half, c2);
+}
+
+// log(x) for a positive normal finite x (Box-Muller's u, never 0, subnormal or inf) without a
+// branch, so the vector kernels' loops vectorise: musl's log.c (the exponent split at
+// sqrt(2)/2, one polynomial, fdlibm's coefficients), < 1 ulp.
+__device__ __forceinline__ double ohr_log_pos(double x) {
+  const double ln2_hi = 6.93147180369123816490e-01, ln2_lo = 1.90821492927058770002e-10;
+  const double Lg1 = 6.666666666666735130e-01, Lg2 = 3.999999999940941908e-01,
+               Lg3 = 2.857142874366239149e-01, Lg4 = 2.222219843214978396e-01,
+               Lg5 = 1.818357216161805012e-01, Lg6 = 1.531383769920937332e-01,
+               Lg7 = 1.479819860511658591e-01;
+  const unsigned long long bits = ohr_double_to_bits(x);
+  unsigned int hx = (unsigned int)(bits >> 32) + (0x3ff00000u - 0x3fe6a09eu);
+  const int k = (int)(hx >> 20) - 0x3ff;
+  hx = (hx & 0x000fffffu) + 0x3fe6a09eu;
+  const double m = ohr_bits_to_double(((unsigned long long)hx << 32) | (bits & 0xffffffffull));
+  const double f = m - 1.0;
+  const double hfsq = ohr_mul(ohr_mul(0.5, f), f);
+  const double s = f / (2.0 + f);
+  const double z = ohr_mul(s, s);
+  const double w = ohr_mul(z, z);
+  const double t1 = ohr_mul(w, fma(w, fma(w, Lg6, Lg4), Lg2));
+  const double t2 = ohr_mul(z, fma(w, fma(w, fma(w, Lg7, Lg5), Lg3), Lg1));
+  const double R = t2 + t1;
+  const double dk = (double)k;
+  return fma(dk, ln2_hi, (fma(s, hfsq + R, ohr_mul(dk, ln2_lo)) - hfsq) + f);
 }
 
 // log(Gamma(x)) for x > 0 (numpy's random_loggam: Stirling's series, shifted up below 7).

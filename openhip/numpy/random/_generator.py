@@ -25,6 +25,8 @@ import numpy as np
 from . import _arrays, _kernels, _params
 from ._bitgen import XORWOW, Philox4x32
 
+#: Philox blocks whose rejection flags one thread of ohr_integers_redo looks at.
+_REDO_SPAN = 256
 #: numpy's POISSON_LAM_MAX (numpy/random/_common.pyx).
 _POISSON_LAM_MAX = 9.223372006484771e18
 _FLOATS = (np.dtype(np.float32), np.dtype(np.float64))
@@ -84,17 +86,22 @@ class Generator:
 
     def _vector(self, kernel: str, shape: tuple[int, ...], dtype: np.dtype,
                 extra: tuple) -> Any:
-        out = _arrays.empty(shape, dtype)
         n = _arrays.count(shape)
         per = 4 if dtype == np.float32 else 2
         blocks = (n + per - 1) // per
         if blocks >= 1 << 32:
             raise ValueError(f"{kernel}: {n} values in one call is more than this generator "
                              f"draws at once (2**32 blocks of {per}); split the call")
-        if n:
-            name = f"ohr_{kernel}<{_kernels.c_type(dtype)}>"
-            _kernels.launch("core", name, blocks, self._philox_args(blocks) + (out, n) + extra)
-        return out
+        if not n:
+            return _arrays.empty(shape, dtype)
+        # The scalar kernels store all PER planes of nb = blocks values unconditionally (a
+        # masked store keeps GCC from vectorising the CPU thread loop): up to PER - 1 values of
+        # padding after the n returned.
+        exact = kernel.endswith("_a") or per * blocks == n  # the *_a kernels mask their stores
+        full = _arrays.empty((n if exact else per * blocks,), dtype)
+        name = f"ohr_{kernel}<{_kernels.c_type(dtype)}>"
+        _kernels.launch("core", name, blocks, self._philox_args(blocks) + (full, n) + extra)
+        return (full if exact else full[:n]).reshape(shape)
 
     def _stream(self, family: str, name: str, shape: tuple[int, ...], dtype: np.dtype,
                 extra: tuple) -> Any:
@@ -301,21 +308,23 @@ class Generator:
                     span: int) -> Any:
         """Ranges of at most 2**32 values: four candidates per Philox block (planes), the rare
         rejected ones drawn again from their own streams (random_discrete.hip)."""
-        out = _arrays.empty(shape, dtype)
         n = _arrays.count(shape)
         if not n:
-            return out
+            return _arrays.empty(shape, dtype)
         blocks = (n + 3) // 4
         if blocks >= 1 << 32:
             raise ValueError(f"integers: {n} values in one call is more than this generator "
                              "draws at once (2**32 blocks of 4); split the call")
-        redo = _arrays.empty((n,), np.uint8)
+        out = _arrays.empty((4 * blocks,), dtype)  # padded: the kernel's stores need no mask
+        flags = _arrays.empty((blocks,), np.uint8)  # one per Philox block, all written
         threshold = ((1 << 32) - span) % span
         args = self._philox_args(max(blocks, n))
         extra = (n, low, span, threshold)
-        _kernels.launch("discrete", f"ohr_integers32<{ctype}>", blocks, args + (out, redo) + extra)
-        _kernels.launch("discrete", f"ohr_integers_redo<{ctype}>", n, args + (out, redo) + extra)
-        return out
+        _kernels.launch("discrete", f"ohr_integers32<{ctype}>", blocks,
+                        args + (out, flags) + extra)
+        _kernels.launch("discrete", f"ohr_integers_redo<{ctype}>", -(-blocks // _REDO_SPAN),
+                        args + (out, flags) + extra + (_REDO_SPAN,))
+        return (out if 4 * blocks == n else out[:n]).reshape(shape)
 
     def poisson(self, lam: Any = 1.0, size: Any = None) -> Any:
         """Poisson int64 (multiplication below 10, PTRS above, as numpy's); ``lam`` may be

@@ -97,6 +97,12 @@ def test_kernel_math_within_an_ulp(device):
     u = rng.random(20000)
     assert np.abs(_math(2, u) - np.sin(2 * np.pi * u)).max() < 2e-15
     assert np.abs(_math(3, u) - np.cos(2 * np.pi * u)).max() < 2e-15
+    # the branch-free log of the vector kernels (positive normal arguments)
+    pos = np.concatenate([rng.random(20000) + 2.0**-53, (rng.integers(0, 2**32, 5000) + 1.0)
+                          * 2.0**-32, 10 ** rng.uniform(-307, 308, 5000),
+                          [2.0**-1022, 2.0**-53, 1.0, 1 - 2**-53, 1 + 2**-52, 0.70710678118,
+                           0.7071067811865476, 1.4142135623730951, np.finfo(np.float64).max]])
+    assert _ulps(_math(5, pos), np.log(pos)).max() <= 1
     special = _math(0, np.array([0.0, -1.0, np.inf, np.nan]))
     assert special[0] == -np.inf and np.isnan(special[1]) and special[2] == np.inf
     assert np.isnan(special[3])
