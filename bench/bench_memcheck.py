@@ -3,6 +3,7 @@ shared-memory reduction): each kernel timed unchecked and checked (``OPENHIP_MEM
 child processes of this run (the mode is per process), alternating, medians over repeats.
 
     OPENHIP_PLATFORM=cpu python bench/bench_memcheck.py --repeats 5 --n 4194304
+    OPENHIP_CPU_THREADS=1 OPENHIP_PLATFORM=cpu python bench/bench_memcheck.py --clock process
 
 Prints one line per kernel: unchecked ms, checked ms, ratio; and the load average.
 """
@@ -25,6 +26,7 @@ import json, statistics, sys, time
 import numpy as np
 import openhip as hip
 n, reps = int(sys.argv[1]), int(sys.argv[2])
+clock = time.process_time if sys.argv[4] == "process" else time.perf_counter
 mod = hip.Module(open(sys.argv[3]).read(), name="bench_memcheck.hip")
 x = hip.asarray(np.random.default_rng(0).random(n, dtype=np.float32))
 y = hip.asarray(np.ones(n, np.float32))
@@ -41,7 +43,7 @@ for name, fn in cases.items():
     fn(); hip.synchronize()  # compile, load, warm
     times = []
     for _ in range(reps):
-        t = time.perf_counter(); fn(); hip.synchronize(); times.append(time.perf_counter() - t)
+        t = clock(); fn(); hip.synchronize(); times.append(clock() - t)
     res[name] = statistics.median(times) * 1e3
 ref = mod.get_function("block_sum")
 ref(blocks, 256, (x, out, n)); hip.synchronize()
@@ -50,9 +52,9 @@ print("RESULT", json.dumps(res))
 """
 
 
-def child(checked: bool, n: int, reps: int) -> dict[str, float]:
+def child(checked: bool, n: int, reps: int, clock: str) -> dict[str, float]:
     env = dict(os.environ, OPENHIP_PLATFORM="cpu", OPENHIP_MEMCHECK="1" if checked else "0")
-    proc = subprocess.run([sys.executable, "-c", CHILD, str(n), str(reps), str(KERNELS)],
+    proc = subprocess.run([sys.executable, "-c", CHILD, str(n), str(reps), str(KERNELS), clock],
                           capture_output=True, text=True, env=env, timeout=600)
     if proc.returncode != 0:
         raise SystemExit(f"child failed:\n{proc.stderr[-3000:]}")
@@ -65,15 +67,18 @@ def main() -> None:
     p.add_argument("--n", type=int, default=1 << 22)
     p.add_argument("--repeats", type=int, default=5, help="child-process rounds per mode")
     p.add_argument("--launches", type=int, default=11, help="timed launches per child")
+    p.add_argument("--clock", choices=("wall", "process"), default="wall",
+                   help="process: the child's CPU time per launch (with OPENHIP_CPU_THREADS=1, "
+                   "the kernel's own time; for a loaded machine)")
     ns = p.parse_args()
     print(f"load average before: {os.getloadavg()}")
     rounds: dict[bool, list[dict[str, float]]] = {False: [], True: []}
     t0 = time.perf_counter()
     for _ in range(ns.repeats):
         for checked in (False, True):
-            rounds[checked].append(child(checked, ns.n, ns.launches))
+            rounds[checked].append(child(checked, ns.n, ns.launches, ns.clock))
     names = list(rounds[False][0])
-    print(f"n = {ns.n}, {ns.repeats} rounds x {ns.launches} launches, medians "
+    print(f"n = {ns.n}, {ns.repeats} rounds x {ns.launches} launches, {ns.clock} clock, medians "
           f"({time.perf_counter() - t0:.0f} s)")
     print(f"{'kernel':30s} {'unchecked ms':>13s} {'checked ms':>11s} {'ratio':>7s}")
     for name in names:

@@ -10,7 +10,9 @@ once) and ``ERROR SUMMARY: N errors`` are printed, as compute-sanitizer prints t
 or ``--error-exitcode`` when it succeeded but errors were found. ``--tool racecheck`` tracks
 the kernels' dynamic shared memory instead: two threads of a block touching the same word
 between two barriers, one of them writing, fail the launch (hipErrorLaunchFailure) with both
-accesses in the report. ``initcheck`` is not implemented.
+accesses in the report; ``--tool initcheck`` reports a kernel's read of device memory that no
+kernel, copy or memset wrote (8-byte granules: a granule written from its start is tracked
+to the byte, one written first in its middle counts as written whole).
 """
 
 from __future__ import annotations
@@ -40,9 +42,9 @@ def _parser() -> argparse.ArgumentParser:
                 "platform (compute-sanitizer's memcheck); the exit code is the command's.",
                 epilog="Example: openhip memcheck --leak-check full python train.py")
     p.add_argument("--tool", default="memcheck",
-                   help="memcheck (out-of-bounds, misaligned, null, use after free) or "
-                   "racecheck (shared-memory hazards between barriers); initcheck is not "
-                   "implemented")
+                   help="memcheck (out-of-bounds, misaligned, null, use after free), "
+                   "racecheck (shared-memory hazards between barriers) or initcheck (reads of "
+                   "device memory never written)")
     p.add_argument("--leak-check", choices=("full", "no"), default="no",
                    help="full: list the device allocations never freed at exit")
     p.add_argument("--error-exitcode", type=int, default=None,
@@ -75,10 +77,10 @@ def run(argv: list[str]) -> int:
     if ns.command and ns.command[0].startswith("-") and ns.command[0] != "--":
         return _fail(f"unknown option {ns.command[0]} (options go before the command; see "
                      "openhip memcheck --help)")
-    if ns.tool in ("initcheck", "synccheck"):
-        return _fail(f"--tool {ns.tool} is not implemented (memcheck and racecheck are)")
-    if ns.tool not in ("memcheck", "racecheck"):
-        return _fail(f"unknown tool {ns.tool!r} (memcheck or racecheck)")
+    if ns.tool == "synccheck":
+        return _fail("--tool synccheck is not implemented (memcheck, racecheck, initcheck are)")
+    if ns.tool not in ("memcheck", "racecheck", "initcheck"):
+        return _fail(f"unknown tool {ns.tool!r} (memcheck, racecheck or initcheck)")
     cmd = resolve_command(ns.command, "memcheck", "check")
     if isinstance(cmd, str):
         return _fail(cmd)

@@ -256,7 +256,7 @@ def test_cli_clean_script(cpu, tmp_path):
     (["python", "/nonexistent/script.py"], "the script /nonexistent/script.py does not exist"),
     (["/nonexistent/script.py"], "the script /nonexistent/script.py does not exist"),
     ([], "no command to check"),
-    (["--tool", "initcheck", "x.py"], "--tool initcheck is not implemented"),
+    (["--tool", "synccheck", "x.py"], "--tool synccheck is not implemented"),
     (["--tool", "nosuch", "x.py"], "unknown tool 'nosuch'"),
     (["--leak-check", "maybe", "x.py"], "invalid choice: 'maybe'"),
 ])
@@ -289,6 +289,7 @@ CONFORMANCE = ("test_execution_shared.py", "test_execution_globals.py",
 @pytest.mark.parametrize("tool, files", [
     ("memcheck", CONFORMANCE),
     ("racecheck", ("test_execution_shared.py", "test_lang_cooperative_groups.py")),
+    ("initcheck", ("test_execution_shared.py", "test_execution_globals.py")),
 ])
 def test_conformance_suite_runs_clean_under_memcheck(cpu, tool, files):
     """No false positives: conformance files (shared memory static and dynamic, globals and
@@ -449,3 +450,37 @@ def test_cli_racecheck(cpu, tmp_path):
     assert (f"=========     Write access by thread (32,0,0) at memcheck_kernels.hip:"
             f"{marked_line('RACE-A', 'race_no_barrier')} in race_no_barrier\n") in err, err
     assert "========= ERROR SUMMARY: 1 error\n" in err, err
+
+
+def test_initcheck_reports_reads_of_memory_never_written(cpu):
+    """--tool initcheck: a kernel's read of device memory that no kernel, copy or memset wrote
+    is reported (the thread and the line); memory written by a kernel (half of it: the read
+    past the written half is the report), a memset or an upload reads clean."""
+    proc = run_child("""
+        e = hip.empty(100, np.float32)
+        report(lambda: mod.get_function('read_buffer')(1, 128, (e, y, 100)))
+        hip.reset_device()
+        half = hip.empty(100, np.float32)
+        report(lambda: mod.get_function('off_by_one_fixed')(1, 128, (x, half, 50)))
+        report(lambda: mod.get_function('read_buffer')(1, 128, (half, y, 50)))
+        print("R1", np.array_equal(y.get()[:50], np.arange(50) * 2 + 1))
+        report(lambda: mod.get_function('read_buffer')(1, 128, (half, y, 100)))
+        hip.reset_device()
+        m = hip.empty(100, np.float32)
+        hip.memset(m, 0, 400)
+        report(lambda: mod.get_function('read_buffer')(1, 128, (m, y, 100)))
+        report(lambda: mod.get_function('read_buffer')(1, 128, (x, y, 100)))
+        print("R2", np.array_equal(y.get(), np.arange(100) + 1))
+    """, extra_env={"OPENHIP_MEMCHECK_TOOL": "initcheck"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = [ln for ln in proc.stdout.splitlines() if ln.startswith(("HIPERROR", "NOERROR"))]
+    assert len(out) == 6 and [out[i] for i in (1, 2, 4, 5)] == ["NOERROR"] * 4, proc.stdout
+    assert "R1 True" in proc.stdout and "R2 True" in proc.stdout, proc.stdout
+    for line, thread, offset in [(out[0], "0,0,0", 0), (out[3], "50,0,0", 200)]:
+        parts = [p.strip() for p in line.split(" | ", 1)[1].split(" ## ")]
+        assert parts[0].endswith("Uninitialized __global__ memory read of size 4 bytes "
+                                 "(never written)"), parts
+        assert parts[1] == f"at memcheck_kernels.hip:{bad_line('read_buffer')} in read_buffer"
+        assert parts[2] == f"by thread ({thread}) in block (0,0,0) of kernel 'read_buffer'"
+        assert re.fullmatch(rf"Address 0x[0-9a-f]+ is {offset} bytes inside the 400-byte "
+                            r"allocation at 0x[0-9a-f]+", parts[3]), parts

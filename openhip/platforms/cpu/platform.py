@@ -165,7 +165,7 @@ class CpuPlatform(Platform):
                            "(2^44 bytes of address space, MAP_NORESERVE; vm.overcommit_memory=2 "
                            "refuses it)", routine="hipInit")
         self._memcheck_offset = offset
-        rt.ohcpu_memcheck_racecheck(1 if _memcheck.flags.tool() == "racecheck" else 0)
+        rt.ohcpu_memcheck_racecheck(_memcheck.flags.TOOLS.index(_memcheck.flags.tool()))
         _memcheck.at_start(rt)
 
     def _memcheck_flags(self) -> list[str]:

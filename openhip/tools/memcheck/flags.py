@@ -11,9 +11,10 @@ __all__ = ["ENV", "INCLUDE_DIR", "HEADER", "TOOL_ENV", "TOOLS", "enabled", "comp
 
 #: the environment variable that turns memcheck mode on (``openhip memcheck`` sets it)
 ENV = "OPENHIP_MEMCHECK"
-#: ``racecheck``: shared-memory hazards are tracked instead (``openhip memcheck --tool racecheck``)
+#: ``racecheck``: shared-memory hazards are tracked instead (``openhip memcheck --tool racecheck``);
+#: ``initcheck``: reads of device memory never written
 TOOL_ENV = "OPENHIP_MEMCHECK_TOOL"
-TOOLS = ("memcheck", "racecheck")
+TOOLS = ("memcheck", "racecheck", "initcheck")  # (the runtime's tool numbers)
 INCLUDE_DIR = Path(__file__).resolve().parent / "include"
 HEADER = INCLUDE_DIR / "openhip_memcheck.h"
 
@@ -51,6 +52,7 @@ def compile_flags(shadow_offset: int) -> list[str]:
             # racecheck: -O0, where GCC instruments every access (optimised, it leaves out
             # the check of a store to an address a load just checked: invisible writes)
             *(["-DOPENHIP_RACECHECK=1", "-O0"] if tool() == "racecheck" else []),
+            *(["-DOPENHIP_INITCHECK=1"] if tool() == "initcheck" else []),
             "-include", str(HEADER)]
 
 

@@ -53,7 +53,8 @@ def _log(text: str) -> None:
 
 _REPORT = re.compile(
     r"kernel '(?P<kernel>[^']*)' block \((?P<block>[^)]*)\) (?P<thread>thread (?:\([^)]*\)|"
-    r"unknown \([^)]*\))): memcheck: (?P<what>Invalid [^:]*): the address is (?P<why>.*?)"
+    r"unknown \([^)]*\))): memcheck: (?P<what>(?:Invalid|Uninitialized) [^:]*): the address is "
+    r"(?P<why>.*?)"
     r"(?: at (?P<src>[^ ]+:\d+))?(?: \[pc (?P<module>.+?)\+0x(?P<off>[0-9a-f]+)\])?"
     r" at address (?P<addr>0x[0-9a-f]+|\(nil\))")
 _INTERNAL = ("/openhip/platforms/cpu/include/", "/openhip/tools/memcheck/include/",

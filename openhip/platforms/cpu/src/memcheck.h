@@ -47,6 +47,18 @@ inline bool& racecheck() {
   static bool rc = false;
   return rc;
 }
+// Initcheck mode: the bytes of a device allocation that were never written are kUninit (whole
+// 8-byte granules; the module's report function marks what a kernel writes, the runtime what a
+// copy or memset writes), so a kernel's read of them is reported.
+constexpr unsigned char kUninit = 0xf7;
+inline bool& initcheck() {
+  static bool ic = false;
+  return ic;
+}
+
+// Initcheck: [a, a+n) was written (a copy or memset): its uninitialised granules are marked
+// initialised (a granule written from its start up to e < 8 keeps "e bytes initialised").
+inline void mark_written(uintptr_t a, uint64_t n);
 
 // Maps the shadow (once); returns its offset, 0 if it cannot be mapped.
 inline uintptr_t enable() {
@@ -98,13 +110,22 @@ inline void on_allocate(uintptr_t user, uint64_t n, uint64_t front, uint64_t tai
   if (!on()) return;
   if (front) poison(user - front, front, kHeapLeft);
   unpoison(user, n);
+  if (initcheck() && n >= 8) memset(shadow(user), kUninit, n >> 3);  // (a partial tail: kept)
   poison((user + n + 7) & ~uintptr_t(7), user + n + tail - ((user + n + 7) & ~uintptr_t(7)),
          kHeapRight);
 }
 
 inline void on_resize(uintptr_t user, uint64_t n, uint64_t cap) {
   if (!on()) return;
-  unpoison(user, n);
+  if (initcheck()) {  // the granules that join the user's bytes (red zone, freed) are uninit
+    for (uintptr_t g = user; g + 8 <= user + n; g += 8) {
+      unsigned char& c = *shadow(g);
+      if (c != 0) c = kUninit;
+    }
+    if (n & 7) *shadow(user + (n & ~uint64_t(7))) = static_cast<unsigned char>(n & 7);
+  } else {
+    unpoison(user, n);
+  }
   const uintptr_t end = (user + n + 7) & ~uintptr_t(7);
   if (user + cap > end) poison(end, user + cap - end, kHeapRight);
 }
@@ -142,7 +163,7 @@ inline bool first_bad(uintptr_t a, uint64_t n, uintptr_t* bad, unsigned char* co
   const uintptr_t end = a + n;
   for (uintptr_t g = a & ~uintptr_t(7); g < end; g += 8) {
     const signed char s = static_cast<signed char>(*shadow(g));
-    if (s == 0) continue;
+    if (s == 0 || static_cast<unsigned char>(s) == kUninit) continue;
     const uintptr_t lo = g < a ? a : g;
     if (s > 0 && lo < g + static_cast<uintptr_t>(s)) {
       if (end <= g + static_cast<uintptr_t>(s)) return false;  // ends in the valid bytes
@@ -155,6 +176,17 @@ inline bool first_bad(uintptr_t a, uint64_t n, uintptr_t* bad, unsigned char* co
     return true;
   }
   return false;
+}
+
+inline void mark_written(uintptr_t a, uint64_t n) {
+  if (!on() || !initcheck() || n == 0) return;
+  const uintptr_t end = a + n;
+  for (uintptr_t g = a & ~uintptr_t(7); g < end; g += 8) {
+    unsigned char& c = *shadow(g);
+    if (c != kUninit) continue;
+    const uintptr_t lo = g < a ? a : g, hi = end < g + 8 ? end : g + 8;
+    c = lo > g || hi == g + 8 ? 0 : static_cast<unsigned char>(hi - g);
+  }
 }
 
 // The freed block a bad address falls in (the most recent one), for reports.

@@ -1250,8 +1250,12 @@ EXPORT int ohcpu_redzone_resize(void* p, uint64_t nbytes) {
 // mapped.  Call before the first allocation.
 EXPORT uint64_t ohcpu_memcheck_enable() { return openhip_memcheck::enable(); }
 
-// Racecheck mode (memcheck.h kTracked): dynamic shared memory is tracked, not only checked.
-EXPORT void ohcpu_memcheck_racecheck(int on) { openhip_memcheck::racecheck() = on != 0; }
+// The tool: 0 memcheck, 1 racecheck (memcheck.h kTracked: dynamic shared memory is tracked),
+// 2 initcheck (kUninit: device memory never written).  Before the first allocation.
+EXPORT void ohcpu_memcheck_racecheck(int tool) {
+  openhip_memcheck::racecheck() = tool == 1;
+  openhip_memcheck::initcheck() = tool == 2;
+}
 
 // Memcheck reports: address v against the nearest device allocation (1 if msg was written).
 EXPORT int ohcpu_memcheck_describe(uint64_t v, char* msg, int cap) {
@@ -1334,6 +1338,7 @@ EXPORT int ohcpu_memcpy(void* stream, void* dst, const void* src, uint64_t nbyte
   if (openhip_memcheck::on()) {
     if (int rc = memcheck_range("hipMemcpy", "write", dst, nbytes)) return rc;
     if (int rc = memcheck_range("hipMemcpy", "read", src, nbytes)) return rc;
+    openhip_memcheck::mark_written(reinterpret_cast<uintptr_t>(dst), nbytes);
   }
   if (!async) {
     memmove(dst, src, nbytes);
@@ -1351,6 +1356,7 @@ EXPORT int ohcpu_memset(void* stream, void* dst, int value, uint64_t nbytes, int
   if (int failed = failed_status(t_message, sizeof t_message)) return failed;
   if (openhip_memcheck::on()) {
     if (int rc = memcheck_range("hipMemset", "write", dst, nbytes)) return rc;
+    openhip_memcheck::mark_written(reinterpret_cast<uintptr_t>(dst), nbytes);
   }
   if (!async) {
     memset(dst, value, nbytes);

@@ -101,6 +101,46 @@ __attribute__((noinline)) void race_access(uintptr_t a, uint64_t n, bool write, 
 
 OPENHIP_MC_NOCHECK __attribute__((noinline, cold)) inline void bad_access(uintptr_t a, uint64_t n, bool write,
                                                        void* pc) {
+#ifdef OPENHIP_INITCHECK
+  {  // device memory never written (the runtime's kUninit, 0xf7; or past the k initialised bytes
+     // of a granule inside an allocation): a write marks it, a read is reported
+    bool uninit = false, bad = false;
+    for (uint64_t i = 0; i < n && !bad; ++i) {
+      const uintptr_t b = a + i, g = b & ~uintptr_t(7);
+      const unsigned char c = shadow_byte(g);
+      if (c == 0) continue;
+      if (c == 0xf7) {
+        uninit = true;
+      } else if (c < 8 && (b & 7) >= c) {
+        const unsigned char next = shadow_byte(g + 8);
+        if (next == 0 || next == 0xf7 || next < 8) uninit = true;
+        else bad = true;
+      } else if (c >= 8) {
+        bad = true;
+      }
+    }
+    if (uninit && !bad) {
+      if (!write) {
+        snprintf(t_what, sizeof t_what, "memcheck: Uninitialized __global__ memory read of "
+                 "size %llu bytes: the address is in device memory never written by "
+                 "a kernel, copy or memset (never written)", static_cast<unsigned long long>(n));
+        stop(a, pc);
+        return;
+      }
+      for (uintptr_t g = a & ~uintptr_t(7); g < a + n; g += 8) {
+        unsigned char* c = reinterpret_cast<unsigned char*>((g >> 3) + OPENHIP_MEMCHECK_SHADOW);
+        const uintptr_t lo = g < a ? a : g, hi = a + n < g + 8 ? a + n : g + 8;
+        if (*c == 0xf7) {
+          *c = lo > g || hi == g + 8 ? 0 : static_cast<unsigned char>(hi - g);
+        } else if (*c != 0 && *c < 8) {  // k bytes initialised: a write from at most k on
+          *c = lo - g > *c || hi == g + 8 ? 0 : static_cast<unsigned char>(
+                                                    hi - g > *c ? hi - g : *c);
+        }
+      }
+      return;
+    }
+  }
+#endif
 #ifdef OPENHIP_RACECHECK
   {  // tracked shared memory (the runtime's kTracked, 0xf8): a hazard check, then the access
     bool tracked = n != 0;
