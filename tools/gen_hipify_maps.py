@@ -99,6 +99,12 @@ DEVICE_TYPE_CORRECTIONS = {
 NEWER_RUNTIME_NAMES = {
     "cudaLibrary_t": ("hipLibrary_t", "type", "CONV_TYPE", ""),
     "cudaKernel_t": ("hipKernel_t", "type", "CONV_TYPE", ""),
+    # library_types.h's property enum (cuBLAS/cuFFT/cuSPARSELt ...GetProperty): HIP's
+    # hip/library_types.h names it hipLibraryPropertyType, as HIPIFY's cuSPARSELt test expects
+    # (tests/unit_tests/synthetic/libraries/cusparselt2hipsparselt_after_0300.cu). Its values
+    # (MAJOR_VERSION ...) are left alone: they are common macro names.
+    "libraryPropertyType": ("hipLibraryPropertyType", "type", "CONV_TYPE", ""),
+    "libraryPropertyType_t": ("hipLibraryPropertyType", "type", "CONV_TYPE", ""),
     "cudaLibraryLoadData": ("hipLibraryLoadData", "function", "CONV_LIBRARY", ""),
     "cudaLibraryLoadFromFile": ("hipLibraryLoadFromFile", "function", "CONV_LIBRARY", ""),
     "cudaLibraryUnload": ("hipLibraryUnload", "function", "CONV_LIBRARY", ""),

@@ -24,3 +24,16 @@ int prune(const void *dA, void *dC, cudaStream_t s) {
   // CHECK: return hipsparseLtDestroy(&handle);
   return cusparseLtDestroy(&handle);
 }
+
+// GetVersion/GetProperty and library_types.h's property enum, as HIPIFY's test
+// cusparselt2hipsparselt_after_0300.cu expects (hipLibraryPropertyType; its values are kept).
+int version(const cusparseLtHandle_t *handle, int *v, int *major) {
+  // CHECK: hipLibraryPropertyType p = MAJOR_VERSION;
+  // CHECK-NEXT: hipLibraryPropertyType q = PATCH_LEVEL;
+  libraryPropertyType p = MAJOR_VERSION;
+  libraryPropertyType_t q = PATCH_LEVEL;
+  // CHECK: hipsparseLtGetVersion(handle, v);
+  cusparseLtGetVersion(handle, v);
+  // CHECK: return hipsparseLtGetProperty(p, major);
+  return cusparseLtGetProperty(p, major);
+}
