@@ -116,8 +116,11 @@ def speed(args) -> None:
     for k, label in (("oh", "openhip"), ("ohdet", "openhip deterministic"), ("ll", "llama.cpp")):
         if k in med:
             p, d = med[k]
+            runs = res[k]
             print(f"{label:22s} prefill {p:8.1f} tok/s  decode {d:7.1f} tok/s  "
-                  f"({d * wb / 1e9:.2f} GB/s of weights)")
+                  f"({d * wb / 1e9:.2f} GB/s of weights; runs: prefill "
+                  f"{min(r[0] for r in runs):.0f}-{max(r[0] for r in runs):.0f}, decode "
+                  f"{min(r[1] for r in runs):.0f}-{max(r[1] for r in runs):.0f})")
     if "ll" in med:
         print(f"ratio openhip/llama.cpp: prefill {med['oh'][0] / med['ll'][0]:.2f}x, decode "
               f"{med['oh'][1] / med['ll'][1]:.2f}x")
