@@ -3,19 +3,23 @@
 ``openhip memcheck python script.py`` or ``OPENHIP_MEMCHECK=1``: kernel modules are compiled
 with GCC's address-sanitizer instrumentation in its self-hosted form (``-fsanitize=
 kernel-address``: an inline shadow-byte check before every load and store, no libasan, nothing
-preloaded), plus ``-fsanitize=alignment,null``. The CPU runtime maps the shadow and marks what
-is not addressable: the red zones of every device allocation, a pooled block's bytes past the
-request, freed blocks (kept in a 256 MiB quarantine), a worker's dynamic shared memory past the
-launch's size, the red zones GCC puts after ``__device__`` variables. The first bad access stops
-the launch with HipError ``hipErrorIllegalAddress`` and a report in compute-sanitizer's shape
-(:mod:`.report`): the kind and size of the access, the user's file:line and function, the
-thread and block, the address against the nearest allocation. ``--leak-check full`` lists the
-device allocations never freed at exit (:mod:`.leaks`).
+preloaded), plus ``-fsanitize=alignment``. The CPU runtime maps the shadow and marks what is not
+addressable: the red zones of every device allocation, a pooled block's bytes past the request,
+freed blocks (kept in a 256 MiB quarantine), blocks a pooled array gave back to the memory
+pool's cache, a worker's dynamic shared memory past the launch's size, the first 64 KiB (null);
+the module marks the red zones GCC puts after ``__device__`` variables and around local arrays.
+The first bad access stops the launch with HipError ``hipErrorIllegalAddress`` and a report in
+compute-sanitizer's shape (:mod:`.report`): the kind and size of the access, the user's
+file:line and function, the thread and block, the address against the nearest allocation.
+Runtime copies and memsets are checked against the allocations too. ``--leak-check full``
+lists the device allocations never freed at exit (:mod:`.leaks`).
 
-Not checked: local (stack) arrays, static ``__shared__`` arrays (thread-local storage on the
-CPU), copies made by the runtime (memcpy/memset), blocks given back to the memory pool's cache
-(a use after ``del`` of a pooled array is not seen; ``hip.free`` of a raw allocation is).
-Racecheck and initcheck are not implemented.
+Tools (``OPENHIP_MEMCHECK_TOOL``, ``openhip memcheck --tool``): ``memcheck``; ``racecheck``
+(dynamic shared memory tracked per barrier interval: two threads of a block on one word, one
+writing, is a hazard); ``initcheck`` (a kernel's read of device memory never written).
+
+Not checked: static ``__shared__`` arrays (thread-local storage on the CPU, packed without red
+zones; racecheck does not track them either).
 """
 
 from .flags import ENV, compile_flags, enabled, flags_digest
