@@ -92,6 +92,17 @@ DEVICE_TYPE_CORRECTIONS = {
     "__nv_bfloat162": "__hip_bfloat162",
     "__nv_bfloat162_raw": "__hip_bfloat162_raw",
 }
+#: cuda_fp8.h's types and enum values: the snapshot's HIP names (HIP's OCP formats, CUDA's
+#: encoding: ``__nv_fp8_e4m3`` -> ``__hip_fp8_e4m3``, ``__NV_E4M3`` -> ``__HIP_E4M3``), called
+#: unsupported there; every openhip platform's <hip/hip_fp8.h> declares them (the CPU platform's
+#: openhip_cpu/fp8.h, the GPU platforms' openhip_fp8_impl.h), as HIP >= 6.3 does. The conversion
+#: functions stay under their CUDA names (tools/hipify_provided.txt: every platform declares them).
+for _name in ("fp8_storage_t", "fp8x2_storage_t", "fp8x4_storage_t", "fp8_e4m3", "fp8x2_e4m3",
+              "fp8x4_e4m3", "fp8_e5m2", "fp8x2_e5m2", "fp8x4_e5m2", "saturation_t",
+              "fp8_interpretation_t"):
+    DEVICE_TYPE_CORRECTIONS[f"__nv_{_name}"] = f"__hip_{_name}"
+for _name in ("NOSAT", "SATFINITE", "E4M3", "E5M2"):
+    DEVICE_TYPE_CORRECTIONS[f"__NV_{_name}"] = f"__HIP_{_name}"
 #: CUDA 12 runtime names this HIPIFY snapshot lacks (or calls unsupported) that a later HIPIFY
 #: maps: the newest stored src/CUDA2HIP_Runtime_API_functions.cpp ("32. Library Management") and
 #: src/CUDA2HIP_Runtime_API_types.cpp (``CUlibrary``, ``CUkernel``), both in the ``m["..."] = {...}``
@@ -315,7 +326,8 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
     includes: dict[str, tuple] = {}
     for row in rows:
         hip_name, flags = row["hip_name"], _flag_bits(row["flags"])
-        if row["kind"] == "device_type" and row["cuda_name"] in DEVICE_TYPE_CORRECTIONS:
+        if (row["kind"] in ("device_type", "enum_value")
+                and row["cuda_name"] in DEVICE_TYPE_CORRECTIONS):
             hip_name = DEVICE_TYPE_CORRECTIONS[row["cuda_name"]]
             flags &= ~_HIP_UNSUPPORTED_BITS
         if row["kind"] == "device_function" and row["cuda_name"] in provided:
@@ -365,7 +377,8 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         "INCLUDES also maps cuda_bf16.h, cuda_fp8.h and cooperative_groups/{reduce,scan}.h\n"
         "(OPENHIP_INCLUDES in the generator: later HIPIFY maps them), and\n"
         "nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).\n"
-        "The __nv_bfloat16 types map to HIP's __hip_bfloat16 ones (DEVICE_TYPE_CORRECTIONS).\n"
+        "The __nv_bfloat16 and cuda_fp8.h types map to HIP's __hip_ ones\n"
+        "(DEVICE_TYPE_CORRECTIONS).\n"
         "RENAMES has CUDA 12's library-management names as later HIPIFY maps them\n"
         "(NEWER_RUNTIME_NAMES), and the rows of tools/hipify_newer_maps.tsv (cuSPARSELt, cuFile).\n"
         "CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.\n"

@@ -8,7 +8,8 @@ platform provides (tools/hipify_provided.txt): hip_name is the CUDA name itself.
 INCLUDES also maps cuda_bf16.h, cuda_fp8.h and cooperative_groups/{reduce,scan}.h
 (OPENHIP_INCLUDES in the generator: later HIPIFY maps them), and
 nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).
-The __nv_bfloat16 types map to HIP's __hip_bfloat16 ones (DEVICE_TYPE_CORRECTIONS).
+The __nv_bfloat16 and cuda_fp8.h types map to HIP's __hip_ ones
+(DEVICE_TYPE_CORRECTIONS).
 RENAMES has CUDA 12's library-management names as later HIPIFY maps them
 (NEWER_RUNTIME_NAMES), and the rows of tools/hipify_newer_maps.tsv (cuSPARSELt, cuFile).
 CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.
@@ -3650,21 +3651,21 @@ RENAMES = (
     '__nv_bfloat162\t__hip_bfloat162\t\t40\t1\t0\t5\n'
     'nv_bfloat162\thip_bfloat162\t\t40\t1\t1\t5\n'
     '__nv_bfloat162_raw\t__hip_bfloat162_raw\t\t40\t1\t0\t5\n'
-    '__nv_fp8_storage_t\t__hip_fp8_storage_t\t\t40\t1\t1\t5\n'
-    '__nv_fp8x2_storage_t\t__hip_fp8x2_storage_t\t\t40\t1\t1\t5\n'
-    '__nv_fp8x4_storage_t\t__hip_fp8x4_storage_t\t\t40\t1\t1\t5\n'
-    '__nv_fp8_e5m2\t__hip_fp8_e5m2\t\t40\t1\t1\t5\n'
-    '__nv_fp8x2_e5m2\t__hip_fp8x2_e5m2\t\t40\t1\t1\t5\n'
-    '__nv_fp8_e4m3\t__hip_fp8_e4m3\t\t40\t1\t1\t5\n'
-    '__nv_fp8x2_e4m3\t__hip_fp8x2_e4m3\t\t40\t1\t1\t5\n'
-    '__nv_fp8x4_e4m3\t__hip_fp8x4_e4m3\t\t40\t1\t1\t5\n'
-    '__nv_saturation_t\t__hip_saturation_t\t\t40\t1\t1\t5\n'
-    '__NV_NOSAT\t__HIP_NOSAT\t\t46\t1\t1\t2\n'
-    '__NV_SATFINITE\t__HIP_SATFINITE\t\t46\t1\t1\t2\n'
-    '__nv_fp8_interpretation_t\t__hip_fp8_interpretation_t\t\t40\t1\t1\t5\n'
-    '__NV_E4M3\t__HIP_E4M3\t\t46\t1\t1\t2\n'
-    '__NV_E5M2\t__HIP_E5M2\t\t46\t1\t1\t2\n'
-    '__nv_fp8x4_e5m2\t__hip_fp8x4_e5m2\t\t46\t1\t1\t2\n'
+    '__nv_fp8_storage_t\t__hip_fp8_storage_t\t\t40\t1\t0\t5\n'
+    '__nv_fp8x2_storage_t\t__hip_fp8x2_storage_t\t\t40\t1\t0\t5\n'
+    '__nv_fp8x4_storage_t\t__hip_fp8x4_storage_t\t\t40\t1\t0\t5\n'
+    '__nv_fp8_e5m2\t__hip_fp8_e5m2\t\t40\t1\t0\t5\n'
+    '__nv_fp8x2_e5m2\t__hip_fp8x2_e5m2\t\t40\t1\t0\t5\n'
+    '__nv_fp8_e4m3\t__hip_fp8_e4m3\t\t40\t1\t0\t5\n'
+    '__nv_fp8x2_e4m3\t__hip_fp8x2_e4m3\t\t40\t1\t0\t5\n'
+    '__nv_fp8x4_e4m3\t__hip_fp8x4_e4m3\t\t40\t1\t0\t5\n'
+    '__nv_saturation_t\t__hip_saturation_t\t\t40\t1\t0\t5\n'
+    '__NV_NOSAT\t__HIP_NOSAT\t\t46\t1\t0\t2\n'
+    '__NV_SATFINITE\t__HIP_SATFINITE\t\t46\t1\t0\t2\n'
+    '__nv_fp8_interpretation_t\t__hip_fp8_interpretation_t\t\t40\t1\t0\t5\n'
+    '__NV_E4M3\t__HIP_E4M3\t\t46\t1\t0\t2\n'
+    '__NV_E5M2\t__HIP_E5M2\t\t46\t1\t0\t2\n'
+    '__nv_fp8x4_e5m2\t__hip_fp8x4_e5m2\t\t46\t1\t0\t2\n'
     'cuGetErrorName\thipDrvGetErrorName\t\t0\t0\t0\t0\n'
     'cuGetErrorString\thipDrvGetErrorString\t\t0\t0\t0\t0\n'
     'cuInit\thipInit\t\t1\t0\t0\t0\n'

@@ -1,0 +1,28 @@
+// cuda_fp8.h's types and enum values become HIP's OCP-format names (CUDA's encoding; newer
+// HIPIFY's FNUZ choice is not taken); the conversion functions keep their CUDA names, which
+// every openhip platform declares.
+// CHECK: #include <hip/hip_fp8.h>
+#include <cuda_fp8.h>
+
+// CHECK: __global__ void pack(const float *in, __hip_fp8_storage_t *o, __hip_fp8x2_storage_t *o2, __hip_fp8x4_storage_t *o4) {
+__global__ void pack(const float *in, __nv_fp8_storage_t *o, __nv_fp8x2_storage_t *o2, __nv_fp8x4_storage_t *o4) {
+  // CHECK: __hip_saturation_t s = __HIP_NOSAT, f = __HIP_SATFINITE;
+  __nv_saturation_t s = __NV_NOSAT, f = __NV_SATFINITE;
+  // CHECK: __hip_fp8_interpretation_t a = __HIP_E4M3, b = __HIP_E5M2;
+  __nv_fp8_interpretation_t a = __NV_E4M3, b = __NV_E5M2;
+  // CHECK: o[0] = __nv_cvt_float_to_fp8(in[0], s, a);
+  o[0] = __nv_cvt_float_to_fp8(in[0], s, a);
+  // CHECK: __hip_fp8_e4m3 x(in[1]);
+  // CHECK-NEXT: __hip_fp8x2_e4m3 x2;
+  // CHECK-NEXT: __hip_fp8x4_e4m3 x4;
+  // CHECK-NEXT: __hip_fp8_e5m2 y;
+  // CHECK-NEXT: __hip_fp8x2_e5m2 y2;
+  // CHECK-NEXT: __hip_fp8x4_e5m2 y4;
+  __nv_fp8_e4m3 x(in[1]);
+  __nv_fp8x2_e4m3 x2;
+  __nv_fp8x4_e4m3 x4;
+  __nv_fp8_e5m2 y;
+  __nv_fp8x2_e5m2 y2;
+  __nv_fp8x4_e5m2 y4;
+}
+// CHECK-NOT: __nv_fp8
