@@ -45,8 +45,9 @@ OH_F2(m_nextafter, nextafterf, nextafter)
 OH_F2(m_fmod, fmodf, fmod)
 
 template <class T> __device__ __forceinline__ bool m_isnan(T x) { return x != x; }
+template <class T> __device__ __forceinline__ T m_inf();
 template <class T> __device__ __forceinline__ bool m_isinf(T x) {
-  return x == x && (x - x) != (x - x);
+  return m_fabs(x) == m_inf<T>();  // (x == x && x - x != x - x did not vectorise)
 }
 template <class T> __device__ __forceinline__ bool m_isfinite(T x) { return (x - x) == (x - x); }
 __device__ __forceinline__ bool m_signbit(float x) { return (__float_as_int(x) >> 31) != 0; }
