@@ -243,6 +243,44 @@ class ArgumentPacker:
         total = max(offset, 1)
         self._buffer = (ctypes.c_char * ((total + 15) // 16 * 16))()
         self._packed = PackedArgs(self._buffer, offsets, sizes)
+        self._fast = self._fast_packer() if self._simple and self.specs else None
+
+    def _fast_packer(self) -> Callable[[tuple], None]:
+        """A pack function made for this signature: each argument of the common exact type
+        (a DeviceArray of this device, None for a pointer; an int in range; a float) is taken
+        as it is, anything else goes through its converter (so values and errors are the
+        converters'), then one ``pack_into``."""
+        from .array import DeviceArray
+
+        env: dict[str, Any] = {"DeviceArray": DeviceArray, "dev": self.device,
+                               "convs": self._converters, "pack_into": self._struct.pack_into,
+                               "buf": self._buffer}
+        n = len(self.specs)
+        names = ", ".join(f"a{i}" for i in range(n))
+        lines = ["def fast(args):", f"    ({names},) = args"]
+        for i, spec in enumerate(self.specs):
+            a, v, conv = f"a{i}", f"v{i}", f"convs[{i}]({f'a{i}'})"
+            if spec.kind == "pointer":
+                lines += [f"    if type({a}) is DeviceArray:",
+                          f"        d = {a}.data",
+                          "        m = d.mem",
+                          f"        {v} = m._ptr + d.offset if m.device is dev and m._ptr is not None"
+                          f" else {conv}",
+                          f"    elif {a} is None:",
+                          f"        {v} = 0",
+                          "    else:",
+                          f"        {v} = {conv}"]
+            elif spec.code in "bBhHiIqQ":
+                lo, hi = _int_range(spec.code)
+                lines.append(f"    {v} = {a} if type({a}) is int and {lo} <= {a} <= {hi} "
+                             f"else {conv}")
+            elif spec.code in ("f", "d", "e"):
+                lines.append(f"    {v} = {a} if type({a}) is float else {conv}")
+            else:
+                lines.append(f"    {v} = {conv}")
+        lines.append(f"    pack_into(buf, 0, {', '.join(f'v{i}' for i in range(n))})")
+        exec("\n".join(lines), env)  # noqa: S102 - generated from the signature only
+        return env["fast"]
 
     def _vector_converter(self, spec: ParamSpec) -> Callable[[Any], bytes]:
         def convert(value: Any) -> bytes:
@@ -315,9 +353,8 @@ class ArgumentPacker:
         if self._simple:
             if not args:
                 return self._packed
-            values = [conv(a) for conv, a in zip(self._converters, args, strict=True)]
             try:
-                self._struct.pack_into(self._buffer, 0, *values)
+                self._fast(args)
             except struct.error as exc:  # values are range-checked; this is defensive
                 raise TypeError(f"{self.kernel_name}(): {exc}") from None
             return self._packed

@@ -147,3 +147,25 @@ def test_bound_launches_seen_by_the_profiler(device, mod, tmp_path):
     events = json.loads((tmp_path / "t.json").read_text())
     events = events["traceEvents"] if isinstance(events, dict) else events
     assert sum(1 for e in events if e.get("name") == "scale_add" and e.get("ph") == "X") == 2
+
+
+def test_generated_packer_equals_the_converters(device, mod):
+    """The packer made for a signature (exact common types taken as they are) writes the bytes
+    the per-parameter converters give, and falls back to them for everything else (their
+    conversions and their errors)."""
+    k = mod.get_function("saxpy")
+    p = k._packer
+    x = hip.zeros(4, np.float32)
+    cases = [(2.0, x, x, 4), (np.float32(2.5), x, None, np.int32(7)), (3, x.data, x, True),
+             (1e-3, None, None, -2**31), (0.5, x, x, 2**31 - 1)]
+    for args in cases:
+        got = bytes(p.pack(args).buffer)
+        vals = [conv(a) for conv, a in zip(p._converters, args, strict=True)]
+        buf = bytearray(len(got))
+        p._struct.pack_into(buf, 0, *vals)
+        assert got == bytes(buf), args
+    for bad, match in (((2.0, x, x, 2**31), "does not fit"), (("a", x, x, 4), "takes a number"),
+                       ((2.0, np.zeros(4), x, 4), "needs device memory"),
+                       ((2.0, x, x, 4.0), "takes an integer"), ((True, x, x, 4), "got bool")):
+        with pytest.raises(TypeError, match=match):
+            p.pack(bad)
