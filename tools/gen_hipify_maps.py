@@ -96,13 +96,20 @@ DEVICE_TYPE_CORRECTIONS = {
 #: encoding: ``__nv_fp8_e4m3`` -> ``__hip_fp8_e4m3``, ``__NV_E4M3`` -> ``__HIP_E4M3``), called
 #: unsupported there; every openhip platform's <hip/hip_fp8.h> declares them (the CPU platform's
 #: openhip_cpu/fp8.h, the GPU platforms' openhip_fp8_impl.h), as HIP >= 6.3 does. The conversion
-#: functions stay under their CUDA names (tools/hipify_provided.txt: every platform declares them).
+#: functions too (``__nv_cvt_float_to_fp8`` -> ``__hip_cvt_float_to_fp8``, same arguments;
+#: DEVICE_FUNCTION_CORRECTIONS), ahead of the probe's keep-the-CUDA-name rule.
 for _name in ("fp8_storage_t", "fp8x2_storage_t", "fp8x4_storage_t", "fp8_e4m3", "fp8x2_e4m3",
               "fp8x4_e4m3", "fp8_e5m2", "fp8x2_e5m2", "fp8x4_e5m2", "saturation_t",
               "fp8_interpretation_t"):
     DEVICE_TYPE_CORRECTIONS[f"__nv_{_name}"] = f"__hip_{_name}"
 for _name in ("NOSAT", "SATFINITE", "E4M3", "E5M2"):
     DEVICE_TYPE_CORRECTIONS[f"__NV_{_name}"] = f"__HIP_{_name}"
+DEVICE_FUNCTION_CORRECTIONS = {
+    f"__nv_cvt_{_name}": f"__hip_cvt_{_name}"
+    for _name in ("double_to_fp8", "double2_to_fp8x2", "float_to_fp8", "float2_to_fp8x2",
+                  "halfraw_to_fp8", "halfraw2_to_fp8x2", "bfloat16raw_to_fp8",
+                  "bfloat16raw2_to_fp8x2", "fp8_to_halfraw", "fp8x2_to_halfraw2")
+}
 #: CUDA 12 runtime names this HIPIFY snapshot lacks (or calls unsupported) that a later HIPIFY
 #: maps: the newest stored src/CUDA2HIP_Runtime_API_functions.cpp ("32. Library Management") and
 #: src/CUDA2HIP_Runtime_API_types.cpp (``CUlibrary``, ``CUkernel``), both in the ``m["..."] = {...}``
@@ -330,7 +337,10 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
                 and row["cuda_name"] in DEVICE_TYPE_CORRECTIONS):
             hip_name = DEVICE_TYPE_CORRECTIONS[row["cuda_name"]]
             flags &= ~_HIP_UNSUPPORTED_BITS
-        if row["kind"] == "device_function" and row["cuda_name"] in provided:
+        if row["kind"] == "device_function" and row["cuda_name"] in DEVICE_FUNCTION_CORRECTIONS:
+            hip_name = DEVICE_FUNCTION_CORRECTIONS[row["cuda_name"]]
+            flags &= ~_HIP_UNSUPPORTED_BITS
+        elif row["kind"] == "device_function" and row["cuda_name"] in provided:
             hip_name = row["cuda_name"]  # the name the probe found (HIP's may differ)
             flags = (flags & ~_HIP_UNSUPPORTED_BITS) | (1 << FLAGS.index("OPENHIP_PROVIDED"))
         entry = (

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import operator
 import re
 import time
 from collections.abc import Sequence
@@ -56,6 +57,7 @@ _NOT_A_TYPE = frozenset(
      "for", "switch", "do"}
 )
 _BLANKS = ("ws", "nl", "comment")
+_token_start = operator.attrgetter("start")
 #: ``type name(`` or ``type *name(``: a function declaration (group 1: type word, 2: name).
 _DECLARATION_RE = re.compile(r"\b([A-Za-z_]\w*)[\s*&]+(?:[A-Za-z_]\w*::)*([A-Za-z_]\w*)\s*\(")
 
@@ -167,13 +169,20 @@ class _Translator:
         return entry.hip, bad or not entry.hip, "HIP"
 
     def user_functions(self) -> set[str]:
-        """Names the file itself declares as functions (``type name(``, ``type *name(``)."""
+        """Names the file itself declares as functions (``type name(``, ``type *name(``), outside
+        comments (HIPIFY's tests quote CUDA's prototypes in ``// CUDA: ...`` lines)."""
         if self._user_functions is None:
-            self._user_functions = {
-                m.group(2)
-                for m in _DECLARATION_RE.finditer(self.text)
-                if m.group(1) not in _NOT_A_TYPE
-            }
+            tokens = self.tokens
+            found = set()
+            for m in _DECLARATION_RE.finditer(self.text):
+                if m.group(1) in _NOT_A_TYPE:
+                    continue
+                at = m.start(2)
+                k = bisect.bisect_right(tokens, at, key=_token_start) - 1
+                if k >= 0 and tokens[k].kind == COMMENT and at < tokens[k].end:
+                    continue
+                found.add(m.group(2))
+            self._user_functions = found
         return self._user_functions
 
     # ----------------------------------------------------------------- main

@@ -1,8 +1,8 @@
 """hipify maps cuda_fp8.h's types and enum values to HIP's OCP-format names (``__nv_fp8_e4m3`` ->
 ``__hip_fp8_e4m3``, ``__NV_E4M3`` -> ``__HIP_E4M3``: CUDA's encoding, not the FNUZ formats newer
-HIPIFY picks), no longer calling them unsupported; the conversion functions keep their CUDA names
-(every platform declares both). The translated kernel runs on the CPU platform with CUDA's bits and
-compiles for the GPU targets."""
+HIPIFY picks), no longer calling them unsupported, and the conversion functions to HIP's
+(``__nv_cvt_float_to_fp8`` -> ``__hip_cvt_float_to_fp8``; every platform declares both spellings).
+The translated kernel runs on the CPU platform with CUDA's bits and compiles for the GPU targets."""
 
 from __future__ import annotations
 
@@ -37,9 +37,9 @@ def test_types_and_values_are_mapped_without_warnings():
     assert not r.warnings, r.warnings
     for name in ("__hip_fp8_storage_t* sat", "__hip_saturation_t s = __HIP_SATFINITE",
                  "__hip_fp8_interpretation_t t = __HIP_E4M3", "__HIP_NOSAT, __HIP_E4M3",
-                 "__hip_fp8_e4m3 v(", "__hip_fp8_e5m2 w(", "__nv_cvt_float_to_fp8(in[i], s, t)"):
+                 "__hip_fp8_e4m3 v(", "__hip_fp8_e5m2 w(", "__hip_cvt_float_to_fp8(in[i], s, t)"):
         assert name in r.text
-    assert "__nv_fp8" not in r.text and "__NV_" not in r.text and "fnuz" not in r.text.lower()
+    assert "__nv_" not in r.text and "__NV_" not in r.text and "fnuz" not in r.text.lower()
 
 
 def test_translated_kernel_runs_with_cudas_encoding(device):

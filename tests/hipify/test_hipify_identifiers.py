@@ -170,6 +170,22 @@ def test_unsupported_device_function_only_when_called_and_not_user_defined():
     assert not r.warnings
 
 
+def test_a_prototype_in_a_comment_is_not_a_user_function():
+    # HIPIFY's tests quote CUDA's prototype above each call (// CUDA: ... __nv_cvt_...(...);)
+    src = (
+        "// CUDA: __nv_fp8_storage_t __nv_cvt_float_to_fp8(const float x, ...);\n"
+        "/* or: unsigned char __nv_cvt_float_to_fp8(float x); */\n"
+        "__global__ void k(float* x, unsigned char* o) {\n"
+        "  o[0] = __nv_cvt_float_to_fp8(x[0], __NV_SATFINITE, __NV_E4M3);\n}\n"
+    )
+    text = hipify(src, filename="c.cu").text
+    assert "o[0] = __hip_cvt_float_to_fp8(x[0], __HIP_SATFINITE, __HIP_E4M3);" in text
+    # declared in the code (after the same comment), it is the file's own function
+    own = src.replace("__global__", "unsigned char __nv_cvt_float_to_fp8(float, int, int);\n"
+                      "__global__")
+    assert "o[0] = __nv_cvt_float_to_fp8(" in hipify(own, filename="c.cu").text
+
+
 def test_unknown_cuda_identifier_warned_unless_whitelisted():
     r = hipify("cudaMyThing(x);", filename="w.cu")
     assert "looks like a CUDA API" in r.warnings[0].message
