@@ -12,9 +12,9 @@ are stride 0, transposes and slices are read in place.
 
 Kernels are built per *group* of operations x dtype x layout (``Op.group``), so one build
 serves e.g. add/subtract/multiply/... of float32; the groups put the common operations
-(exp/log/sqrt, where/maximum/minimum/clip, isnan/isinf/isfinite/signbit) apart from the rarer
-ones, and a strided layout's build holds at most four operations of its group: a first use
-compiles fewer kernels. The launch plan of a call (kernel, shapes,
+(add/subtract/multiply/divide/negative/abs, exp/log/sqrt, where/maximum/minimum/clip,
+isnan/isinf/isfinite/signbit) apart from the rarer ones, and a strided layout's build holds
+at most four operations of its group: a first use compiles fewer kernels. The launch plan of a call (kernel, shapes,
 strides) is memoised per (operation, dtypes, layouts), so a warm call costs a dict lookup, an
 allocation and a launch.
 """
@@ -87,7 +87,8 @@ for _n, _c, _a, _k, _r, _i in [
         ("abs", "o_abs", 1, _NUM, "real", False),
         ("square", "o_square", 1, _NUM, "same", False),
         ("reciprocal", "o_recip", 1, "fc", "same", True)]:
-    _op(_n, _c, _a, "arith", _k, _r, _i)
+    _op(_n, _c, _a, "arith2" if _n in ("positive", "square", "reciprocal") else "arith", _k,
+        _r, _i)
 for _n, _c in [("equal", "o_eq"), ("not_equal", "o_ne")]:
     _op(_n, _c, 2, "compare", "b" + _NUM, "bool")
 for _n, _c in [("less", "o_lt"), ("less_equal", "o_le"), ("greater", "o_gt"),
