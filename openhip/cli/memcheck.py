@@ -8,7 +8,7 @@ the launch with HipError ``hipErrorIllegalAddress`` and a compute-sanitizer-shap
 once) and ``ERROR SUMMARY: N errors`` are printed, as compute-sanitizer prints them; with
 ``--leak-check full`` the device allocations never freed too. The exit code is the command's,
 or ``--error-exitcode`` when it succeeded but errors were found. ``--tool racecheck`` tracks
-the kernels' dynamic shared memory instead: two threads of a block touching the same word
+the kernels' shared memory (dynamic and static) instead: two threads of a block touching the same word
 between two barriers, one of them writing, fail the launch (hipErrorLaunchFailure) with both
 accesses in the report; ``--tool initcheck`` reports a kernel's read of device memory that no
 kernel, copy or memset wrote (8-byte granules: a granule written from its start is tracked

@@ -167,3 +167,18 @@ extern "C" __global__ void race_reduce(const float* in, float* out) {
     }
     if (t == 0) out[blockIdx.x] = part[0];
 }
+
+// Racecheck on a static __shared__ array: a neighbour read without the barrier.
+extern "C" __global__ void race_static(const float* in, float* out) {
+    __shared__ float tile[64];
+    unsigned t = threadIdx.x;
+    tile[t] = in[blockIdx.x * blockDim.x + t];  // RACE-A: race_static
+    out[blockIdx.x * blockDim.x + t] = tile[(t + 1) % 64];  // RACE-B: race_static
+}
+extern "C" __global__ void race_static_fixed(const float* in, float* out) {
+    __shared__ float tile[64];
+    unsigned t = threadIdx.x;
+    tile[t] = in[blockIdx.x * blockDim.x + t];
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = tile[(t + 1) % 64];
+}

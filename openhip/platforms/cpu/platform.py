@@ -439,10 +439,31 @@ class CpuPlatform(Platform):
                            routine="hipModuleLoadData") from None
         if _memcheck.enabled():  # its reports name the image's path (unlinked once loaded)
             _memcheck.remember_image(path, program.binary)
+            if _memcheck.flags.tool() == "racecheck":
+                self._racecheck_static_shared(cdll, program.binary)
         return CpuModule(cdll, program, path)
+
+    @staticmethod
+    def _racecheck_static_shared(cdll: ctypes.CDLL, binary: bytes) -> None:
+        """Racecheck: tell the module where its static ``__shared__`` arrays are in its
+        thread-local storage (openhip/tools/memcheck/tls.py), so they are tracked too."""
+        from ...tools.memcheck.tls import shared_arrays
+
+        arrays, anchor = shared_arrays(binary)
+        fn = getattr(cdll, "openhip_racecheck_shared", None)
+        if fn is None or anchor is None or not arrays:
+            return
+        pairs = (ctypes.c_uint64 * (2 * len(arrays)))(*[v for a in arrays for v in a])
+        fn.argtypes = [ctypes.POINTER(ctypes.c_uint64), ctypes.c_uint, ctypes.c_uint64]
+        fn.restype = None
+        fn(pairs, len(arrays), anchor)
 
     def unload_module(self, device: int, module: Any) -> None:
         if not isinstance(module, CpuModule) or module.cdll is None:
+            return
+        if _memcheck.enabled() and _memcheck.flags.tool() == "racecheck":
+            # its workers' thread-local storage stays marked tracked in the shadow: keep it
+            module.cdll = None
             return
         # Queued launches may still point into it (their errors stay for the next synchronize).
         # A cancelled kernel that still runs (or any, once the interpreter exits) keeps the

@@ -15,11 +15,12 @@ Runtime copies and memsets are checked against the allocations too. ``--leak-che
 lists the device allocations never freed at exit (:mod:`.leaks`).
 
 Tools (``OPENHIP_MEMCHECK_TOOL``, ``openhip memcheck --tool``): ``memcheck``; ``racecheck``
-(dynamic shared memory tracked per barrier interval: two threads of a block on one word, one
-writing, is a hazard); ``initcheck`` (a kernel's read of device memory never written).
+(shared memory, dynamic and static, tracked per barrier interval: two threads of a block on
+one word, one writing, is a hazard); ``initcheck`` (a kernel's read of device memory never written).
 
-Not checked: static ``__shared__`` arrays (thread-local storage on the CPU, packed without red
-zones; racecheck does not track them either).
+Not bounds-checked: static ``__shared__`` arrays (thread-local storage on the CPU, packed
+without red zones); racecheck tracks them (their places come from the module's TLS symbols,
+:mod:`.tls`).
 """
 
 from .flags import ENV, compile_flags, enabled, flags_digest

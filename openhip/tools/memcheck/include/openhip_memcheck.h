@@ -381,9 +381,38 @@ OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1_abort(
 // fails with hipErrorLaunchFailure and the report names both accesses.  A block's threads run
 // one after another on one OS thread, so one interval's accesses all reach this table.
 namespace openhip {
+namespace memcheck {
+// The module's static __shared__ arrays as (offset in its TLS block, size) pairs and the offset
+// of tstate (openhip/tools/memcheck/tls.py reads them from the symbol table when the module is
+// loaded); each worker marks its instances tracked before its first block.
+constexpr unsigned kMaxStaticShared = 256;
+static uint64_t g_static_shared[2 * kMaxStaticShared];
+static unsigned g_static_shared_n = 0;
+static uint64_t g_tls_anchor = 0;
+static thread_local bool t_static_marked = false;
+
+__attribute__((no_sanitize_address, noinline, cold)) inline void mark_static_shared() {
+  t_static_marked = true;
+  const uintptr_t base = reinterpret_cast<uintptr_t>(&::openhip::detail::tstate) - g_tls_anchor;
+  for (unsigned i = 0; i < g_static_shared_n; ++i) {
+    // whole granules inside the array only (a granule shared with another variable stays as it
+    // is: its accesses are not tracked)
+    const uintptr_t lo = (base + g_static_shared[2 * i] + 7) & ~uintptr_t(7);
+    const uintptr_t hi = (base + g_static_shared[2 * i] + g_static_shared[2 * i + 1]) &
+                         ~uintptr_t(7);
+    if (hi > lo) memset(reinterpret_cast<void*>((lo >> 3) + OPENHIP_MEMCHECK_SHADOW), 0xf8,
+                        (hi - lo) >> 3);
+  }
+}
+}  // namespace memcheck
 namespace detail {
 static thread_local uint64_t t_race_phase = 0;
-void racecheck_phase() { ++t_race_phase; }
+void racecheck_phase() {
+  ++t_race_phase;
+  if (__builtin_expect(!::openhip::memcheck::t_static_marked, 0)) {
+    ::openhip::memcheck::mark_static_shared();
+  }
+}
 }  // namespace detail
 namespace memcheck {
 struct RaceWord {
@@ -470,4 +499,13 @@ __attribute__((no_sanitize_address, noinline)) void race_access(uintptr_t a, uin
 }
 }  // namespace memcheck
 }  // namespace openhip
+
+extern "C" __attribute__((visibility("default"), used)) void openhip_racecheck_shared(
+    const uint64_t* pairs, unsigned n, uint64_t anchor) {
+  namespace mc = ::openhip::memcheck;
+  n = n < mc::kMaxStaticShared ? n : mc::kMaxStaticShared;
+  for (unsigned i = 0; i < 2 * n; ++i) mc::g_static_shared[i] = pairs[i];
+  mc::g_tls_anchor = anchor;
+  mc::g_static_shared_n = n;
+}
 #endif

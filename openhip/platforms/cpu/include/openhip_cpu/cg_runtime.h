@@ -58,6 +58,9 @@ __attribute__((noinline)) inline void __openhip_cg_tile_barrier(unsigned __openh
         ++__openhip_b->ready;
       }
     }
+#ifdef OPENHIP_RACECHECK
+    racecheck_phase();  // (memcheck's racecheck: a tile's sync ends a barrier interval)
+#endif
     return;
   }
   __openhip_f.state = __openhip_kAtTile;

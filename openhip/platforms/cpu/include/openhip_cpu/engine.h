@@ -332,6 +332,9 @@ __attribute__((always_inline)) inline void release_barrier(Block* b, unsigned wa
 // private copy per lane, because groups with disjoint masks may complete in any order and the
 // result must stay valid until that lane's next exchange.)
 inline void warp_complete(Block* b, Warp& w, unsigned base, uint64_t want) {
+#ifdef OPENHIP_RACECHECK
+  racecheck_phase();  // a warp's exchange or __syncwarp ends a barrier interval too
+#endif
   uint64_t vals[32];
   for (unsigned l = 0; l < 32; ++l) vals[l] = (want >> l & 1) ? w.vals[l] : 0;
   for (uint64_t m = want; m != 0; m &= m - 1) {

@@ -1,0 +1,63 @@
+"""Racecheck of static ``__shared__`` arrays: where they are in a kernel module's thread-local
+storage, read from the module's ELF symbol table.
+
+On the CPU platform a static ``__shared__`` array is a ``static thread_local`` variable of the
+module (one instance per worker thread). Its offset in the module's TLS block and its size are
+in the symbol table (``STT_TLS`` symbols; a function-local static is ``_ZZ<function>E<name>``);
+the module turns offsets into this thread's addresses against a TLS variable of its own
+(``tstate``), and marks the arrays tracked in the shadow (include/openhip_memcheck.h
+``openhip_racecheck_shared``).
+"""
+
+from __future__ import annotations
+
+import struct
+
+__all__ = ["ANCHOR", "shared_arrays"]
+
+#: the engine's thread state, the TLS variable the offsets are taken against
+ANCHOR = "_ZN7openhip6detailL6tstateE"
+_STT_TLS = 6
+
+
+def _symbols(image: bytes):
+    """(name, value, size, type) of every symbol in the ELF64 little-endian ``image``'s
+    ``.symtab`` (none when the image is not one or has no symbol table)."""
+    if image[:4] != b"\x7fELF" or image[4] != 2 or image[5] != 1:
+        return
+    shoff, = struct.unpack_from("<Q", image, 0x28)
+    shentsize, shnum = struct.unpack_from("<HH", image, 0x3A)
+    sections = [struct.unpack_from("<IIQQQQIIQQ", image, shoff + i * shentsize)
+                for i in range(shnum)]
+    for sec in sections:
+        if sec[1] != 2:  # SHT_SYMTAB
+            continue
+        strtab = sections[sec[6]]
+        str_off = strtab[4]
+        off, size, entsize = sec[4], sec[5], sec[9] or 24
+        for pos in range(off, off + size, entsize):
+            name_i, info, _other, _shndx, value, sym_size = struct.unpack_from("<IBBHQQ", image,
+                                                                               pos)
+            end = image.index(b"\0", str_off + name_i)
+            yield image[str_off + name_i:end].decode(errors="replace"), value, sym_size, info & 15
+
+
+def _is_user_static(name: str) -> bool:
+    # a function-local static of a function outside openhip's namespace (the kernel's
+    # ``__shared__`` arrays; a guard variable is _ZGVZ..., the engine's are _ZZN7openhip...)
+    return name.startswith("_ZZ") and not name.startswith("_ZZN7openhip")
+
+
+def shared_arrays(image: bytes) -> tuple[list[tuple[int, int]], int | None]:
+    """The (TLS offset, size) of the module's function-local ``thread_local`` arrays (its
+    kernels' static ``__shared__`` memory) and the anchor's offset (None: not found)."""
+    arrays: list[tuple[int, int]] = []
+    anchor = None
+    for name, value, size, kind in _symbols(image):
+        if kind != _STT_TLS:
+            continue
+        if name == ANCHOR:
+            anchor = value
+        elif size > 0 and _is_user_static(name):
+            arrays.append((value, size))
+    return sorted(set(arrays)), anchor
