@@ -113,49 +113,72 @@ __global__ void ohr_exponential(unsigned int k0, unsigned int k1, unsigned int c
 
 // ---- the same with array-valued parameters (random_common.h: ohr_param_offsets) ------------
 // Same words, same layout and the same arithmetic as the scalar kernels: an array filled with
-// one value gives the bits of that scalar.
-#define OHR_VECTOR_EACH(P)                                                           \
-  for (int j = 0; j < PER; ++j) {                                                   \
-    const unsigned long long idx = j * nb + t;                                      \
-    if (idx >= n) break;                                                            \
-    long long o[P];                                                                 \
-    ohr_param_offsets<P>(desc, idx, o);
+// one value gives the bits of that scalar.  FLAT: a one-dimensional descriptor (offset = index
+// * stride, what parameters of the output's own shape or scalars give), a loop GCC vectorises;
+// else the general walk.  The output is padded as for the scalar kernels; the padding's values
+// read the parameters of element n - 1.
+// (The flat strides are read before the kernels' early return: loads GCC can hoist, where
+// loads under the return's mask keep the loop scalar.)
+#define OHR_FLAT_STRIDES(P)                                                          \
+  long long st[P];                                                                  \
+  for (int k = 0; k < P; ++k) st[k] = desc[2 + k]
 
-template <typename T>
+template <int P, bool FLAT>
+__device__ __forceinline__ void ohr_offsets(const long long* desc, const long long* st,
+                                            unsigned long long idx, unsigned long long n,
+                                            long long* o) {
+  const unsigned long long i = idx < n ? idx : n - 1;
+  if (FLAT) {
+    for (int k = 0; k < P; ++k) o[k] = (long long)i * st[k];
+  } else {
+    ohr_param_offsets<P>(desc, i, o);
+  }
+}
+
+template <typename T, bool FLAT>
 __global__ void ohr_uniform_a(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
     unsigned int c2, unsigned int c3, T* out, unsigned long long n, const double* low,
     const double* high, const long long* desc) {
+  OHR_FLAT_STRIDES(2);
   OHR_VECTOR_PROLOGUE(T);
   T u[PER];
   ohr_uniforms(b, u);
-  OHR_VECTOR_EACH(2)
+  for (int j = 0; j < PER; ++j) {
+    long long o[2];
+    ohr_offsets<2, FLAT>(desc, st, j * nb + t, n, o);
     const double lo = low[o[0]], scale = high[o[1]] - lo;
-    out[idx] = (lo == 0.0 && scale == 1.0) ? u[j] : (T)fma((double)u[j], scale, lo);
+    out[j * nb + t] = ((lo == 0.0) & (scale == 1.0)) ? u[j] : (T)fma((double)u[j], scale, lo);
   }
 }
 
-template <typename T>
+template <typename T, bool FLAT>
 __global__ void ohr_normal_a(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
     unsigned int c2, unsigned int c3, T* out, unsigned long long n, const double* loc,
     const double* scale, const long long* desc) {
+  OHR_FLAT_STRIDES(2);
   OHR_VECTOR_PROLOGUE(T);
   T z[PER];
   ohr_normals(b, z);
-  OHR_VECTOR_EACH(2)
+  for (int j = 0; j < PER; ++j) {
+    long long o[2];
+    ohr_offsets<2, FLAT>(desc, st, j * nb + t, n, o);
     const double mu = loc[o[0]], sigma = scale[o[1]];
-    out[idx] = (mu == 0.0 && sigma == 1.0) ? z[j] : (T)fma((double)z[j], sigma, mu);
+    out[j * nb + t] = ((mu == 0.0) & (sigma == 1.0)) ? z[j] : (T)fma((double)z[j], sigma, mu);
   }
 }
 
-template <typename T>
+template <typename T, bool FLAT>
 __global__ void ohr_exponential_a(unsigned int k0, unsigned int k1, unsigned int c0,
     unsigned int c1, unsigned int c2, unsigned int c3, T* out, unsigned long long n,
     const double* scale, const long long* desc) {
+  OHR_FLAT_STRIDES(1);
   OHR_VECTOR_PROLOGUE(T);
   double d[PER];
   ohr_neglogs(b, (T*)nullptr, d);
-  OHR_VECTOR_EACH(1)
-    out[idx] = (T)ohr_mul(d[j], scale[o[0]]);
+  for (int j = 0; j < PER; ++j) {
+    long long o[1];
+    ohr_offsets<1, FLAT>(desc, st, j * nb + t, n, o);
+    out[j * nb + t] = (T)ohr_mul(d[j], scale[o[0]]);
   }
 }
 

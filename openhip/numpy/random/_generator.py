@@ -85,7 +85,7 @@ class Generator:
         return (int(words[0]), int(words[1]), 0, 0, 0, 0)
 
     def _vector(self, kernel: str, shape: tuple[int, ...], dtype: np.dtype,
-                extra: tuple) -> Any:
+                extra: tuple, flat: str | None = None) -> Any:
         n = _arrays.count(shape)
         per = 4 if dtype == np.float32 else 2
         blocks = (n + per - 1) // per
@@ -94,12 +94,13 @@ class Generator:
                              f"draws at once (2**32 blocks of {per}); split the call")
         if not n:
             return _arrays.empty(shape, dtype)
-        # The scalar kernels store all PER planes of nb = blocks values unconditionally (a
-        # masked store keeps GCC from vectorising the CPU thread loop): up to PER - 1 values of
+        # The kernels store all PER planes of nb = blocks values unconditionally (a masked
+        # store keeps GCC from vectorising the CPU thread loop): up to PER - 1 values of
         # padding after the n returned.
-        exact = kernel.endswith("_a") or per * blocks == n  # the *_a kernels mask their stores
+        exact = per * blocks == n
         full = _arrays.empty((n if exact else per * blocks,), dtype)
-        name = f"ohr_{kernel}<{_kernels.c_type(dtype)}>"
+        targs = _kernels.c_type(dtype) if flat is None else f"{_kernels.c_type(dtype)}, {flat}"
+        name = f"ohr_{kernel}<{targs}>"
         _kernels.launch("core", name, blocks, self._philox_args(blocks) + (full, n) + extra)
         return (full if exact else full[:n]).reshape(shape)
 
@@ -115,14 +116,15 @@ class Generator:
         """A vector distribution with array-valued parameters (same words and layout as the
         scalar kernel): ``ohr_<kernel>_a`` reads them broadcast."""
         shape = _params.out_shape(size, params)
-        desc = _params.broadcast(shape, params)
-        return self._vector(f"{kernel}_a", shape, dtype, params + (desc,))
+        desc, flat = _params.broadcast(shape, params)
+        return self._vector(f"{kernel}_a", shape, dtype, params + (desc,),
+                            "true" if flat else "false")
 
     def _stream_a(self, family: str, name: str, size: Any, dtype: np.dtype, params: tuple,
                   extra: tuple = ()) -> Any:
         """A stream distribution with array-valued parameters read broadcast."""
         shape = _params.out_shape(size, params)
-        desc = _params.broadcast(shape, params)
+        desc, _ = _params.broadcast(shape, params)
         return self._stream(family, name, shape, dtype, params + (desc,) + extra)
 
     # ---- continuous ----------------------------------------------------------------------

@@ -32,8 +32,9 @@ _FLOAT_TYPES = {np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
 #: family -> (source file, the template instantiations it builds).
 FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "core": ("random_core.hip", tuple(
-        f"ohr_{k}<{t}>" for k in ("uniform", "normal", "exponential", "uniform_a", "normal_a",
-                                  "exponential_a") for t in _FLOAT_TYPES.values())),
+        f"ohr_{k}<{t}>" for k in ("uniform", "normal", "exponential") for t in _FLOAT_TYPES.values())
+        + tuple(f"ohr_{k}_a<{t}, {flat}>" for k in ("uniform", "normal", "exponential")
+                for t in _FLOAT_TYPES.values() for flat in ("false", "true"))),
     "discrete": ("random_discrete.hip", tuple(
         f"ohr_{k}<{t}>" for k in ("integers", "integers32", "integers_redo", "integers_a")
         for t in _INTEGER_TYPES.values())),

@@ -108,16 +108,17 @@ def _collapse(shape: tuple[int, ...], strides: list[list[int]]
     return dims, out
 
 
-def broadcast(shape: tuple[int, ...], params: tuple) -> Any:
-    """The parameters' descriptor array (int64, on the current device) for ``shape``; any
-    number of dimensions (the kernels loop over them)."""
+def broadcast(shape: tuple[int, ...], params: tuple) -> tuple[Any, bool]:
+    """The parameters' descriptor array (int64, on the current device) for ``shape``, any
+    number of dimensions (the kernels loop over them), and whether it has one dimension (the
+    vector kernels' FLAT form)."""
     from .. import asarray
 
     dims, strides = _collapse(shape, [_strides(shape, p) for p in params])
     desc = [len(dims), *dims]
     for st in strides:
         desc.extend(st)
-    return asarray(np.array(desc, dtype=np.int64))
+    return asarray(np.array(desc, dtype=np.int64)), len(dims) == 1
 
 
 def any_true(mask: Any) -> bool:

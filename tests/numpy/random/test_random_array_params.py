@@ -46,6 +46,16 @@ def test_vector_distributions_match_the_scalar_draws(device, dtype):
     sc = np.array([0.5, 1.0, 8.0])
     _per_element(lambda: default_rng(SEED).exponential(sc, shape, dtype),
                  lambda s: default_rng(SEED).exponential(s, shape, dtype), (sc,), shape)
+    # parameters of the output's own shape (and scalars): the kernels' one-dimensional form
+    flat = (1001,)
+    a = np.array([0.0, 1.5, -2.0])[np.arange(1001) % 3]
+    b = np.array([1.0, 0.25])[np.arange(1001) % 2]
+    _per_element(lambda: default_rng(SEED).normal(a, b, dtype=dtype),
+                 lambda m, s: default_rng(SEED).normal(m, s, flat, dtype), (a, b), flat)
+    _per_element(lambda: default_rng(SEED).uniform(a, 3.0, dtype=dtype),
+                 lambda lo, hi: default_rng(SEED).uniform(lo, hi, flat, dtype), (a, 3.0), flat)
+    _per_element(lambda: default_rng(SEED).exponential(hnp.asarray(b), dtype=dtype),
+                 lambda s: default_rng(SEED).exponential(s, flat, dtype), (b,), flat)
 
 
 def test_stream_distributions_match_the_scalar_draws(device):
