@@ -955,8 +955,9 @@ def rewrite_cooperative_groups(data: bytes, body, macros: dict[str, str], counte
     (N <= 32) into the barriers and warp functions they are: ``block.sync()``,
     ``cg::sync(block)``, ``this_thread_block().sync()`` -> ``__syncthreads()``; a tile's
     ``sync``, ``shfl*``, ``any``, ``all``, ``ballot``, ``match_any`` -> ``__syncwarp`` and the
-    ``_sync`` functions with the tile's lanes and width; ``cg::reduce`` and
-    ``cg::inclusive_scan`` over a tile -> their shuffle loops as cooperative_groups_reduce.h
+    ``_sync`` functions with the tile's lanes and width; ``cg::reduce``,
+    ``cg::inclusive_scan`` and ``cg::exclusive_scan`` over a tile -> their shuffle loops as
+    cooperative_groups_reduce.h
     runs them (same steps, same order: same bits); ``thread_rank()``, ``size()``,
     ``num_threads()``, ``meta_group_rank()`` and ``meta_group_size()`` -> their arithmetic.
     Groups named by a variable whose declaration says what they are (``cg::thread_block b =
@@ -1001,7 +1002,7 @@ def rewrite_cooperative_groups(data: bytes, body, macros: dict[str, str], counte
             continue
         name = re.sub(r"\s+", "", _text(data, fn))
         base = re.sub(rf"^{_CG_NS}", "", name)
-        if base not in ("sync", "reduce", "inclusive_scan") or not args or \
+        if base not in ("sync", "reduce", "inclusive_scan", "exclusive_scan") or not args or \
                 args[0].type != "identifier" or _text(data, args[0]) not in groups:
             continue
         group = groups[_text(data, args[0])]
@@ -1010,7 +1011,8 @@ def rewrite_cooperative_groups(data: bytes, body, macros: dict[str, str], counte
                 edits.append((node.start_byte, node.end_byte,
                               b"__syncthreads()" if group[0] == "block" else b"__syncwarp()"))
             continue
-        if base in ("reduce", "inclusive_scan") and len(args) == 3 and group[0] == "tile":
+        if base in ("reduce", "inclusive_scan", "exclusive_scan") and len(args) == 3 and \
+                group[0] == "tile":
             stmt = _statement_of(node, body)
             if stmt is None or _placement(stmt) is None or stmt.id in pre_by_stmt:
                 continue
@@ -1041,6 +1043,11 @@ def rewrite_cooperative_groups(data: bytes, body, macros: dict[str, str], counte
                         f"const {vtype} {y} = __shfl_up_sync(0xffffffffu, {v}, {o}, {n}); "
                         f"if ({rank} >= {o}) {v} = {op_text}({y}, {v}); }}")
                 result = v
+                if base == "exclusive_scan":
+                    # the header's: the inclusive scan's value of the rank before, T{} at rank 0
+                    prev = f"__oh_cgx{k}"
+                    loop += (f" const {vtype} {prev} = __shfl_up_sync(0xffffffffu, {v}, 1, {n});")
+                    result = f"({rank} == 0 ? {vtype}{{}} : {prev})"
             pre_by_stmt[stmt.id] = (stmt, loop, node, result)
     # collectives: the loop goes before the statement, the call becomes the result
     for stmt, loop, call, result in pre_by_stmt.values():

@@ -44,7 +44,7 @@ def _source() -> str:
 SRC = _source()
 RECOGNISED = {"down_add": 1, "down_plus": 1, "xor_add": 1, "down_up16": 1, "plain8": 1,
               "scan_up": 1, "scan_up16": 1, "block_sum": 2, "tile_members": 2, "cg_reduce": 3,
-              "cg_reduce16": 2}
+              "cg_reduce16": 2, "cg_exclusive": 2}
 MISSES = ("miss_store", "miss_other", "miss_index", "miss_cond")
 
 
@@ -232,6 +232,13 @@ def test_tiles_and_cg(mods, name, block):
     scan = chain(x, "up", 16, [1, 2, 4, 8], lambda a, y: add(y, a),
                  cond=lambda lane, d: (lane & 15) >= d)
     assert go("cg_reduce16").tobytes() == add(_cg_reduce(x, 16, add), scan).tobytes()
+    # cg::exclusive_scan: the inclusive scan of the lane before, T{} at lane 0 of each tile
+    inc = [chain(x, "up", 32, [1, 2, 4, 8, 16], op, cond=lambda lane, d: lane >= d)
+           for op in (lambda a, y: add(y, a), lambda a, y: np.maximum(y, a))]
+    exc = [np.where(np.arange(block) % 32 == 0, np_type(0), np.roll(i, 1)) for i in inc]
+    with np.errstate(over="ignore"):
+        want = (exc[0] + exc[1] * np_type(2)).astype(np_type)
+    assert go("cg_exclusive").tobytes() == want.tobytes()
 
 
 @pytest.mark.parametrize("name", list(INTS))

@@ -115,6 +115,14 @@ extern "C" __global__ void cg_reduce16_T(const T* in, T* out) {
   out[block.thread_rank()] = r + cg::inclusive_scan(tile, v, cg::plus<T>());
 }
 
+extern "C" __global__ void cg_exclusive_T(const T* in, T* out) {
+  cg::thread_block block = cg::this_thread_block();
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(block);
+  const T v = in[block.thread_rank()];
+  const T e = cg::exclusive_scan(tile, v, cg::plus<T>());
+  out[block.thread_rank()] = e + cg::exclusive_scan(tile, v, cg::greater<T>()) * (T)2;
+}
+
 // ---- integer-only forms (I: an integer type) -----------------------------------------------------
 extern "C" __global__ void int_forms_I(const I* in, I* out) {
   const unsigned t = threadIdx.x;
