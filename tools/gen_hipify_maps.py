@@ -390,7 +390,8 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         "The __nv_bfloat16 and cuda_fp8.h types map to HIP's __hip_ ones\n"
         "(DEVICE_TYPE_CORRECTIONS).\n"
         "RENAMES has CUDA 12's library-management names as later HIPIFY maps them\n"
-        "(NEWER_RUNTIME_NAMES), and the rows of tools/hipify_newer_maps.tsv (cuSPARSELt, cuFile).\n"
+        "(NEWER_RUNTIME_NAMES), and the rows of tools/hipify_newer_maps.tsv\n"
+        "(cuSPARSELt, cuFile, fp4).\n"
         "CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.\n"
         "openhip.hipify.maps parses them once, on first use.\n"
         '"""\n',

@@ -11,7 +11,8 @@ nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).
 The __nv_bfloat16 and cuda_fp8.h types map to HIP's __hip_ ones
 (DEVICE_TYPE_CORRECTIONS).
 RENAMES has CUDA 12's library-management names as later HIPIFY maps them
-(NEWER_RUNTIME_NAMES), and the rows of tools/hipify_newer_maps.tsv (cuSPARSELt, cuFile).
+(NEWER_RUNTIME_NAMES), and the rows of tools/hipify_newer_maps.tsv
+(cuSPARSELt, cuFile, fp4).
 CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.
 openhip.hipify.maps parses them once, on first use.
 """
@@ -106,6 +107,7 @@ INCLUDES = (
     'cusparseLt.h\thipsparseLt.h\t\t42\t12\t0\t6\n'
     'cufile.h\thipfile.h\t\t41\t13\t0\t6\n'
     'cufftw.h\thipfft/hipfftw.h\t\t41\t6\t0\t6\n'
+    'cuda_fp4.h\thip/hip_fp4.h\t\t41\t1\t0\t6\n'
     'cuda_bf16.h\thip/hip_bf16.h\t\t41\t1\t0\t6\n'
     'cuda_fp8.h\thip/hip_fp8.h\t\t41\t1\t0\t6\n'
     'cooperative_groups/reduce.h\thip/cooperative_groups/hip_reduce.h\t\t41\t1\t0\t6\n'
@@ -9279,6 +9281,30 @@ RENAMES = (
     'cuFileGetParameterPosixPoolSlabArray\thipFileGetParameterPosixPoolSlabArray\t\t37\t13\t1\t0\n'
     'cuFileDriverGetP2PFlags\thipFileDriverGetP2PFlags\t\t37\t13\t1\t0\n'
     'cuFileDriverSetP2PFlags\thipFileDriverSetP2PFlags\t\t37\t13\t1\t0\n'
+    '__nv_fp4_storage_t\t__hip_fp4_storage_t\t\t40\t1\t0\t5\n'
+    '__nv_fp4x2_storage_t\t__hip_fp4x2_storage_t\t\t40\t1\t0\t5\n'
+    '__nv_fp4x4_storage_t\t__hip_fp4x4_storage_t\t\t40\t1\t0\t5\n'
+    '__nv_fp4_interpretation_t\t__hip_fp4_interpretation_t\t\t40\t1\t0\t5\n'
+    '__nv_fp4_e2m1\t__hip_fp4_e2m1\t\t40\t1\t0\t5\n'
+    '__nv_fp4x2_e2m1\t__hip_fp4x2_e2m1\t\t40\t1\t0\t5\n'
+    '__nv_fp4x4_e2m1\t__hip_fp4x4_e2m1\t\t40\t1\t0\t5\n'
+    '__NV_E2M1\t__HIP_E2M1\t\t46\t1\t0\t2\n'
+    'cudaRoundMode\thipRoundMode\t\t40\t1\t0\t5\n'
+    'cudaRoundNearest\thipRoundNearest\t\t46\t1\t0\t2\n'
+    'cudaRoundZero\thipRoundZero\t\t46\t1\t0\t2\n'
+    'cudaRoundPosInf\thipRoundPosInf\t\t46\t1\t0\t2\n'
+    'cudaRoundMinInf\thipRoundMinInf\t\t46\t1\t0\t2\n'
+    '__nv_fp8_e8m0\t__hip_fp8_e8m0\t\t40\t1\t0\t5\n'
+    '__nv_cvt_double_to_fp4\t__hip_cvt_double_to_fp4\t\t39\t1\t0\t4\n'
+    '__nv_cvt_double2_to_fp4x2\t__hip_cvt_double2_to_fp4x2\t\t39\t1\t0\t4\n'
+    '__nv_cvt_float_to_fp4\t__hip_cvt_float_to_fp4\t\t39\t1\t0\t4\n'
+    '__nv_cvt_float2_to_fp4x2\t__hip_cvt_float2_to_fp4x2\t\t39\t1\t0\t4\n'
+    '__nv_cvt_bfloat16raw_to_fp4\t__hip_cvt_bfloat16raw_to_fp4\t\t39\t1\t0\t4\n'
+    '__nv_cvt_bfloat16raw2_to_fp4x2\t__hip_cvt_bfloat16raw2_to_fp4x2\t\t39\t1\t0\t4\n'
+    '__nv_cvt_halfraw_to_fp4\t__hip_cvt_halfraw_to_fp4\t\t39\t1\t0\t4\n'
+    '__nv_cvt_halfraw2_to_fp4x2\t__hip_cvt_halfraw2_to_fp4x2\t\t39\t1\t0\t4\n'
+    '__nv_cvt_fp4_to_halfraw\t__hip_cvt_fp4_to_halfraw\t\t39\t1\t0\t4\n'
+    '__nv_cvt_fp4x2_to_halfraw2\t__hip_cvt_fp4x2_to_halfraw2\t\t39\t1\t0\t4\n'
     'cudaLibrary_t\thipLibrary_t\t\t44\t1\t0\t1\n'
     'cudaLibraryLoadData\thipLibraryLoadData\t\t6\t1\t0\t0\n'
     'cudaLibraryLoadFromFile\thipLibraryLoadFromFile\t\t6\t1\t0\t0\n'

@@ -26,7 +26,7 @@ def test_kind_order():
 
 def test_tables_loaded():
     t = maps.tables()
-    assert len(t.renames) > 8900 and len(t.includes) == 67  # HIPIFY's 60 + cuda_bf16/fp8.h, cg reduce/scan, cusparseLt.h, cufile.h, cufftw.h
+    assert len(t.renames) > 8900 and len(t.includes) == 68  # HIPIFY's 60 + cuda_bf16/fp8.h, cg reduce/scan, cusparseLt.h, cufile.h, cufftw.h, cuda_fp4.h
     assert t.includes["cuda_bf16.h"].hip == "hip/hip_bf16.h"
     assert t.renames["cudaMalloc"].hip == "hipMalloc"
     assert t.includes["cuda_runtime.h"].hip == "hip/hip_runtime.h"
