@@ -510,3 +510,19 @@ def test_tls_symbols_name_the_static_shared_arrays(tmp_path):
     arrays, anchor = shared_arrays(so.read_bytes())
     assert anchor is not None
     assert [size for _, size in arrays] == [256], arrays
+
+
+def test_cli_initcheck(cpu, tmp_path):
+    script = tmp_path / "uninit.py"
+    script.write_text(PRELUDE + textwrap.dedent("""
+        e = hip.empty(100, np.float32)
+        report(lambda: mod.get_function('read_buffer')(1, 128, (e, y, 100)))
+    """))
+    proc = _memcheck("--tool", "initcheck", "--error-exitcode", "3", "python", str(script))
+    assert proc.returncode == 3, proc.stderr[-3000:]
+    err = proc.stderr
+    assert "========= OPENHIP INITCHECK (CPU platform)" in err, err
+    assert ("========= Uninitialized __global__ memory read of size 4 bytes (never written)\n"
+            f"=========     at memcheck_kernels.hip:{bad_line('read_buffer')} in read_buffer\n"
+            ) in err, err
+    assert "========= ERROR SUMMARY: 1 error\n" in err, err
