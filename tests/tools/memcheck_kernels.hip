@@ -182,3 +182,12 @@ extern "C" __global__ void race_static_fixed(const float* in, float* out) {
     __syncthreads();
     out[blockIdx.x * blockDim.x + t] = tile[(t + 1) % 64];
 }
+
+// A static __shared__ array written one element past its end.
+extern "C" __global__ void static_overrun(const float* in, float* out) {
+    __shared__ float tile[64];
+    unsigned t = threadIdx.x;
+    tile[t + 1] = in[blockIdx.x * blockDim.x + t];  // BAD: static_overrun
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + t] = tile[t];
+}

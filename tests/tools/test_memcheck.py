@@ -84,6 +84,11 @@ CASES = {
                        "Invalid __shared__ write of size 4 bytes (out of bounds)",
                        "thread (63,0,0) in block (0,0,0)",
                        r"Address 0x[0-9a-f]+ is past the dynamic shared memory of the launch"),
+    "static_overrun": ("mod.get_function('static_overrun')(1, 64, (w, y))",
+                       "Invalid __shared__ write of size 4 bytes (out of bounds)",
+                       "thread (63,0,0) in block (0,0,0)",
+                       r"Address 0x[0-9a-f]+ is past a static __shared__ array \(out of "
+                       r"bounds\)"),
     "shared_overrun_loop": ("mod.get_function('shared_overrun_loop')(1, 64, (x, y), "
                             "shared_mem=256)",
                             "Invalid __shared__ write of size 4 bytes (out of bounds)",

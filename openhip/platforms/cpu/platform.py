@@ -439,18 +439,21 @@ class CpuPlatform(Platform):
                            routine="hipModuleLoadData") from None
         if _memcheck.enabled():  # its reports name the image's path (unlinked once loaded)
             _memcheck.remember_image(path, program.binary)
-            if _memcheck.flags.tool() == "racecheck":
-                self._racecheck_static_shared(cdll, program.binary)
+            self._memcheck_static_shared(cdll, program.binary)
         return CpuModule(cdll, program, path)
 
     @staticmethod
-    def _racecheck_static_shared(cdll: ctypes.CDLL, binary: bytes) -> None:
-        """Racecheck: tell the module where its static ``__shared__`` arrays are in its
-        thread-local storage (openhip/tools/memcheck/tls.py), so they are tracked too."""
-        from ...tools.memcheck.tls import shared_arrays
+    def _memcheck_static_shared(cdll: ctypes.CDLL, binary: bytes) -> None:
+        """Tell the module where its static ``__shared__`` arrays are in its thread-local
+        storage (openhip/tools/memcheck/tls.py): the padding after them is poisoned, or, for
+        racecheck, the arrays are tracked."""
+        from ...tools.memcheck import tls
 
-        arrays, anchor = shared_arrays(binary)
-        fn = getattr(cdll, "openhip_racecheck_shared", None)
+        if _memcheck.flags.tool() == "racecheck":
+            arrays, anchor = tls.shared_arrays(binary)
+        else:
+            arrays, anchor = tls.shared_padding(binary)
+        fn = getattr(cdll, "openhip_memcheck_static_shared", None)
         if fn is None or anchor is None or not arrays:
             return
         pairs = (ctypes.c_uint64 * (2 * len(arrays)))(*[v for a in arrays for v in a])
@@ -461,10 +464,6 @@ class CpuPlatform(Platform):
     def unload_module(self, device: int, module: Any) -> None:
         if not isinstance(module, CpuModule) or module.cdll is None:
             return
-        if _memcheck.enabled() and _memcheck.flags.tool() == "racecheck":
-            # its workers' thread-local storage stays marked tracked in the shadow: keep it
-            module.cdll = None
-            return
         # Queued launches may still point into it (their errors stay for the next synchronize).
         # A cancelled kernel that still runs (or any, once the interpreter exits) keeps the
         # module loaded: unmapping code that a worker executes would crash the process.
@@ -473,6 +472,9 @@ class CpuPlatform(Platform):
             return
         import _ctypes
 
+        unmark = getattr(module.cdll, "openhip_memcheck_static_unmark", None)
+        if unmark is not None:  # memcheck: its TLS blocks' shadow is cleared before they go
+            unmark()
         handle = module.cdll._handle
         module.cdll = None
         _ctypes.dlclose(handle)

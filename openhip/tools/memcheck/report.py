@@ -136,7 +136,8 @@ def _one(m: re.Match, describe: Callable[[int], str]) -> str:
     if addr == "(nil)":
         addr = "0x0"
     value = int(addr, 16)
-    detail = describe(value) if value and "__local__" not in what else ""
+    detail = describe(value) if value and "__local__" not in what and \
+        "__shared__" not in what else ""
     lines.append(f"    {detail}" if detail else f"    Address {addr} is {why}")
     text = "\n".join(lines)
     _log(text)

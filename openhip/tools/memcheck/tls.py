@@ -13,11 +13,23 @@ from __future__ import annotations
 
 import struct
 
-__all__ = ["ANCHOR", "shared_arrays"]
+__all__ = ["ANCHOR", "shared_arrays", "shared_padding"]
 
 #: the engine's thread state, the TLS variable the offsets are taken against
 ANCHOR = "_ZN7openhip6detailL6tstateE"
 _STT_TLS = 6
+
+
+def _tls_size(image: bytes) -> int | None:
+    """p_memsz of the image's PT_TLS segment."""
+    phoff, = struct.unpack_from("<Q", image, 0x20)
+    phentsize, phnum = struct.unpack_from("<HH", image, 0x36)
+    for i in range(phnum):
+        p_type, _flags, _off, _va, _pa, _filesz, memsz = struct.unpack_from(
+            "<IIQQQQQ", image, phoff + i * phentsize)
+        if p_type == 7:  # PT_TLS
+            return memsz
+    return None
 
 
 def _symbols(image: bytes):
@@ -61,3 +73,23 @@ def shared_arrays(image: bytes) -> tuple[list[tuple[int, int]], int | None]:
         elif size > 0 and _is_user_static(name):
             arrays.append((value, size))
     return sorted(set(arrays)), anchor
+
+
+def shared_padding(image: bytes) -> tuple[list[tuple[int, int]], int | None]:
+    """The padding after each static ``__shared__`` array, up to the next TLS symbol or the end
+    of the TLS segment, as (TLS offset, bytes): what memcheck poisons (checked mode aligns
+    each array to a page, so an array smaller than that, or not a multiple of it, has some)."""
+    if image[:4] != b"\x7fELF":
+        return [], None
+    arrays, anchor = shared_arrays(image)
+    starts = sorted({value for _, value, size, kind in _symbols(image)
+                     if kind == _STT_TLS and size > 0})
+    top = _tls_size(image)
+    padding = []
+    for off, size in arrays:
+        end = off + size
+        following = [s for s in starts if s >= end]
+        limit = following[0] if following else top
+        if limit is not None and limit > end:
+            padding.append((end, limit - end))
+    return padding, anchor

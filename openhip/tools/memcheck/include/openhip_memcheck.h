@@ -52,6 +52,7 @@ inline const char* why(unsigned char code) {
     case 0xfe: return "past the dynamic shared memory of the launch (out of bounds)";
     case 0xf9: return "past a __device__ variable (out of bounds)";
     case 0xf0: return "null (null pointer)";
+    case 0xf4: return "past a static __shared__ array (out of bounds)";
     case 0xf1: return "before a local array (out of bounds)";
     case 0xf2: return "outside a local array (out of bounds)";
     case 0xf3: return "past a local array (out of bounds)";
@@ -61,6 +62,7 @@ inline const char* why(unsigned char code) {
 
 inline const char* space(uintptr_t a, unsigned char code = 0) {
   if (code >= 0xf1 && code <= 0xf3) return "__local__";
+  if (code == 0xf4) return "__shared__";
   const openhip_worker* w = ::openhip::detail::tstate.worker;
   if (w != nullptr && w->dyn_shared != nullptr && a >= reinterpret_cast<uintptr_t>(w->dyn_shared) &&
       a < reinterpret_cast<uintptr_t>(w->dyn_shared) + w->dyn_shared_cap)
@@ -370,6 +372,92 @@ OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1_abort(
   __VA_ARGS__* const name = static_cast<__VA_ARGS__*>(                                         \
       __builtin_assume_aligned(::openhip::detail::dynamic_shared_base(), 64))
 
+// ---- static __shared__ arrays ---------------------------------------------------------------
+// They are thread_local variables of the module (one instance per worker thread), aligned to a
+// page in checked mode (below) so that most have padding after them.  When the module is loaded
+// (openhip/tools/memcheck/tls.py, from its symbol table) the runtime passes, as offsets in the
+// module's TLS block, the padding after each array (memcheck: poisoned, an overrun into it is
+// reported) or, for racecheck, the arrays (tracked); each worker marks its instances in the
+// shadow at its first entry call (engine.h memcheck_entry).
+#undef __shared__
+#define __shared__ thread_local __attribute__((aligned(4096)))
+namespace openhip {
+namespace memcheck {
+constexpr unsigned kMaxStaticShared = 256;
+static uint64_t g_static_shared[2 * kMaxStaticShared];
+static unsigned g_static_shared_n = 0;
+static uint64_t g_tls_anchor = 0;
+static thread_local bool t_static_marked = false;
+// the TLS blocks marked so far (one per worker thread), cleared before the module is unloaded
+// (openhip_memcheck_static_unmark: the blocks are freed and their memory reused)
+constexpr unsigned kMaxMarked = 1024;
+static uintptr_t g_marked[kMaxMarked];
+static unsigned g_marked_n = 0;
+
+__attribute__((no_sanitize_address, noinline, cold)) inline void mark_static_shared() {
+  t_static_marked = true;
+  const uintptr_t base = reinterpret_cast<uintptr_t>(&::openhip::detail::tstate) - g_tls_anchor;
+  unsigned char* const shadow0 = reinterpret_cast<unsigned char*>(OPENHIP_MEMCHECK_SHADOW);
+  if (g_static_shared_n == 0) return;
+  const unsigned slot = __atomic_fetch_add(&g_marked_n, 1u, __ATOMIC_RELAXED);
+  if (slot >= kMaxMarked) return;  // (not marked: never left stale)
+  g_marked[slot] = base;
+  for (unsigned i = 0; i < g_static_shared_n; ++i) {
+    const uintptr_t a = base + g_static_shared[2 * i], e = a + g_static_shared[2 * i + 1];
+#ifdef OPENHIP_RACECHECK
+    // the array, whole granules inside it only (a granule shared with another variable stays
+    // as it is: its accesses are not tracked)
+    const uintptr_t lo = (a + 7) & ~uintptr_t(7), hi = e & ~uintptr_t(7);
+    if (hi > lo) memset(shadow0 + (lo >> 3), 0xf8, (hi - lo) >> 3);
+#else
+    // the padding [a, e) after an array (the bytes of its granule before a stay addressable)
+    uintptr_t g = a & ~uintptr_t(7);
+    if (g < a) {
+      if (g + 8 > e) continue;
+      shadow0[g >> 3] = static_cast<unsigned char>(a - g);
+      g += 8;
+    }
+    const uintptr_t hi = e & ~uintptr_t(7);
+    if (hi > g) memset(shadow0 + (g >> 3), 0xf4, (hi - g) >> 3);
+#endif
+  }
+}
+}  // namespace memcheck
+namespace detail {
+void memcheck_entry() {
+  if (__builtin_expect(!::openhip::memcheck::t_static_marked, 0)) {
+    ::openhip::memcheck::mark_static_shared();
+  }
+}
+}  // namespace detail
+}  // namespace openhip
+
+// Clears what the workers marked (the module is about to be unloaded; no kernel of it runs).
+extern "C" __attribute__((visibility("default"), used, no_sanitize_address)) void
+openhip_memcheck_static_unmark() {
+  namespace mc = ::openhip::memcheck;
+  const unsigned n = mc::g_marked_n < mc::kMaxMarked ? mc::g_marked_n : mc::kMaxMarked;
+  unsigned char* const shadow0 = reinterpret_cast<unsigned char*>(OPENHIP_MEMCHECK_SHADOW);
+  for (unsigned k = 0; k < n; ++k) {
+    for (unsigned i = 0; i < mc::g_static_shared_n; ++i) {
+      const uintptr_t a = mc::g_marked[k] + mc::g_static_shared[2 * i];
+      const uintptr_t lo = a & ~uintptr_t(7);
+      const uintptr_t hi = (a + mc::g_static_shared[2 * i + 1] + 7) & ~uintptr_t(7);
+      memset(shadow0 + (lo >> 3), 0, (hi - lo) >> 3);
+    }
+  }
+  mc::g_marked_n = 0;
+}
+
+extern "C" __attribute__((visibility("default"), used)) void openhip_memcheck_static_shared(
+    const uint64_t* pairs, unsigned n, uint64_t anchor) {
+  namespace mc = ::openhip::memcheck;
+  n = n < mc::kMaxStaticShared ? n : mc::kMaxStaticShared;
+  for (unsigned i = 0; i < 2 * n; ++i) mc::g_static_shared[i] = pairs[i];
+  mc::g_tls_anchor = anchor;
+  mc::g_static_shared_n = n;
+}
+
 #ifdef OPENHIP_RACECHECK
 // ---- racecheck: shared-memory hazards between barriers --------------------------------------
 // Every access to the launch's dynamic shared memory reaches race_access (the runtime marks it
@@ -381,38 +469,9 @@ OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1_abort(
 // fails with hipErrorLaunchFailure and the report names both accesses.  A block's threads run
 // one after another on one OS thread, so one interval's accesses all reach this table.
 namespace openhip {
-namespace memcheck {
-// The module's static __shared__ arrays as (offset in its TLS block, size) pairs and the offset
-// of tstate (openhip/tools/memcheck/tls.py reads them from the symbol table when the module is
-// loaded); each worker marks its instances tracked before its first block.
-constexpr unsigned kMaxStaticShared = 256;
-static uint64_t g_static_shared[2 * kMaxStaticShared];
-static unsigned g_static_shared_n = 0;
-static uint64_t g_tls_anchor = 0;
-static thread_local bool t_static_marked = false;
-
-__attribute__((no_sanitize_address, noinline, cold)) inline void mark_static_shared() {
-  t_static_marked = true;
-  const uintptr_t base = reinterpret_cast<uintptr_t>(&::openhip::detail::tstate) - g_tls_anchor;
-  for (unsigned i = 0; i < g_static_shared_n; ++i) {
-    // whole granules inside the array only (a granule shared with another variable stays as it
-    // is: its accesses are not tracked)
-    const uintptr_t lo = (base + g_static_shared[2 * i] + 7) & ~uintptr_t(7);
-    const uintptr_t hi = (base + g_static_shared[2 * i] + g_static_shared[2 * i + 1]) &
-                         ~uintptr_t(7);
-    if (hi > lo) memset(reinterpret_cast<void*>((lo >> 3) + OPENHIP_MEMCHECK_SHADOW), 0xf8,
-                        (hi - lo) >> 3);
-  }
-}
-}  // namespace memcheck
 namespace detail {
 static thread_local uint64_t t_race_phase = 0;
-void racecheck_phase() {
-  ++t_race_phase;
-  if (__builtin_expect(!::openhip::memcheck::t_static_marked, 0)) {
-    ::openhip::memcheck::mark_static_shared();
-  }
-}
+void racecheck_phase() { ++t_race_phase; }
 }  // namespace detail
 namespace memcheck {
 struct RaceWord {
@@ -500,12 +559,4 @@ __attribute__((no_sanitize_address, noinline)) void race_access(uintptr_t a, uin
 }  // namespace memcheck
 }  // namespace openhip
 
-extern "C" __attribute__((visibility("default"), used)) void openhip_racecheck_shared(
-    const uint64_t* pairs, unsigned n, uint64_t anchor) {
-  namespace mc = ::openhip::memcheck;
-  n = n < mc::kMaxStaticShared ? n : mc::kMaxStaticShared;
-  for (unsigned i = 0; i < 2 * n; ++i) mc::g_static_shared[i] = pairs[i];
-  mc::g_tls_anchor = anchor;
-  mc::g_static_shared_n = n;
-}
 #endif

@@ -1134,6 +1134,9 @@ __attribute__((noinline, cold)) int report_fault(const openhip_launch* L, openhi
 // never returned, whose local arrays' red zones would stay poisoned on this thread's stack
 // and the fiber stacks; this clears them (defined in the checked header).
 void memcheck_frames_abandoned(openhip_worker* W);
+// ... and, at each entry call, marks this worker's static __shared__ arrays once (their padding
+// poisoned; in racecheck mode the arrays tracked).
+void memcheck_entry();
 #endif
 
 template <auto K, int Mode>
@@ -1164,6 +1167,9 @@ __attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, 
   tstate.diagnosing = 0;
   W->on_fault = &on_fault;
   tstate.cur_block = b0;
+#ifdef OPENHIP_MEMCHECK_SHADOW
+  memcheck_entry();
+#endif
   if (__builtin_setjmp(tstate.jb)) {
     W->in_kernel = 0;
     Block* const fb = tstate.block;
