@@ -18,9 +18,10 @@ Tools (``OPENHIP_MEMCHECK_TOOL``, ``openhip memcheck --tool``): ``memcheck``; ``
 (shared memory, dynamic and static, tracked per barrier interval: two threads of a block on
 one word, one writing, is a hazard); ``initcheck`` (a kernel's read of device memory never written).
 
-Not bounds-checked: static ``__shared__`` arrays (thread-local storage on the CPU, packed
-without red zones); racecheck tracks them (their places come from the module's TLS symbols,
-:mod:`.tls`).
+Static ``__shared__`` arrays (thread-local storage on the CPU) are page-aligned in checked
+mode and the padding after each is poisoned (their places come from the module's TLS symbols,
+:mod:`.tls`); an overrun of one whose size is a multiple of 4 KiB lands in the next variable
+and is not seen.
 """
 
 from .flags import ENV, compile_flags, enabled, flags_digest
