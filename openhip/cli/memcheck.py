@@ -2,8 +2,8 @@
 the CPU platform's kernels compiled in memcheck mode (``openhip.tools.memcheck``).
 
 ``COMMAND`` is ``python script.py args`` or ``script.py args`` (run with this interpreter).
-The command runs with ``OPENHIP_MEMCHECK=1``: every global, dynamic-shared and local access of
-its kernels, and every copy and memset of the runtime, is checked, and the first bad one fails
+The command runs with ``OPENHIP_MEMCHECK=1``: every global, shared and local access of its
+kernels, and every copy and memset of the runtime, is checked, and the first bad one fails
 the launch with HipError ``hipErrorIllegalAddress`` and a compute-sanitizer-shaped report. At the end the reports (each
 once) and ``ERROR SUMMARY: N errors`` are printed, as compute-sanitizer prints them; with
 ``--leak-check full`` the device allocations never freed too. The exit code is the command's,
