@@ -367,7 +367,7 @@ def test_use_after_del_of_a_pooled_array(cpu):
         print("R1", np.array_equal(y.get(), np.arange(100) * 2 + 1))
         del b
         gc.collect()
-        report(lambda: mod.get_function('read_buffer')(4, 32, (stale, y, 100)))  # use after del
+        report(lambda: mod.get_function('read_buffer')(1, 128, (stale, y, 100)))  # after del
         hip.reset_device()
         c = hip.asarray(np.arange(30, dtype=np.float32))   # a smaller request, same block
         report(lambda: mod.get_function('read_buffer')(4, 32, (c, y, 31)))
