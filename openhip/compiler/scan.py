@@ -13,6 +13,7 @@ is seen as synchronising. Attribute-like macros the grammar does not know (``__a
 
 from __future__ import annotations
 
+import copy
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -459,9 +460,18 @@ class _Wrap:
 
 def parse(source: str):
     """``(tree, blanked)``: the tree-sitter tree of ``source`` parsed with attribute-like macros
-    blanked out (byte offsets are those of ``source.encode()``), and the blanked bytes."""
+    blanked out (byte offsets are those of ``source.encode()``), and the blanked bytes.
+
+    One build parses the same text several times (the cache's signatures, the CPU platform's
+    shared-struct and split passes): the last few parses are kept, keyed by the text. A tree is
+    never edited by its users, so the same tree serves each of them."""
     if not isinstance(source, str):
         raise TypeError(f"source must be str, not {type(source).__name__}")
+    return _parse_cached(source)
+
+
+@lru_cache(maxsize=8)
+def _parse_cached(source: str):
     data = source.encode("utf-8")
     parser = _parser()
     tree = parser.parse(data)
@@ -484,6 +494,12 @@ def scan(source: str) -> SourceScan:
     """Parse ``source`` and report its kernels, globals, extern shared arrays and typedefs."""
     if not isinstance(source, str):
         raise TypeError(f"source must be str, not {type(source).__name__}")
+    # the result is the caller's to change: each gets its own copy of the kept scan
+    return copy.deepcopy(_scan_cached(source))
+
+
+@lru_cache(maxsize=8)
+def _scan_cached(source: str) -> SourceScan:
     tree, blanked = parse(source)
     walker = _Walker(blanked)
     walker.walk(tree.root_node)
