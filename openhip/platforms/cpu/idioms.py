@@ -80,7 +80,9 @@ class Chain:
     bcast: tuple | None = None   # (call node, statement, lane, width, mask) fused after the loop
     vector_op: bool = False      # op is an operator on v's arithmetic type (also on vectors)
     #: the condition as a function of the lane alone: 1 cg::reduce's, 2 cg::inclusive_scan's
-    #: (rewrite.rewrite_cooperative_groups writes them), 0 another (``conditions``) or none
+    #: (rewrite.rewrite_cooperative_groups writes them), 3 ``lane >= d`` with lane =
+    #: threadIdx.x % 32 (the lane in a 1-D block; the bits otherwise), 0 another
+    #: (``conditions``) or none
     lane_condition: int = 0
     line: int = 0
 
@@ -360,6 +362,52 @@ def _cg_condition(text: str, index: str) -> tuple[int, int]:
     return (2, int(m.group(1)) + 1) if m else (0, 0)
 
 
+#: a thread's lane as kernels write it (threadIdx.x modulo 32), squashed
+_LANE_VALUES = frozenset(f"{cast}threadIdx.x{op}" for cast in ("", "(int)", "(unsigned)")
+                         for op in ("%32", "&31", "%warpSize", "&(warpSize-1)", "%32u", "&31u"))
+
+
+def _lane_ge(data: bytes, loop, cond, index: str) -> bool:
+    """Whether ``cond`` is ``lane >= index`` with ``lane`` a local declared once (in the kernel)
+    as threadIdx.x % 32 (or & 31) and never assigned."""
+    if cond.type != "binary_expression" or _text(data, cond.child_by_field_name("operator")) != ">=":
+        return False
+    left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+    if left.type != "identifier" or right.type != "identifier" or _text(data, right) != index:
+        return False
+    name = _text(data, left)
+    func = loop
+    while func is not None and func.type != "function_definition":
+        func = func.parent
+    if func is None:
+        return False
+    values = []
+    for n in _walk(func):
+        if n.type == "init_declarator":
+            ident = n.child_by_field_name("declarator")
+            if ident is not None and ident.type == "identifier" and _text(data, ident) == name:
+                values.append(n.child_by_field_name("value"))
+        elif n.type in ("assignment_expression", "update_expression"):
+            target = n.child_by_field_name("left") or n.child_by_field_name("argument")
+            if target is not None and target.type == "identifier" and _text(data, target) == name:
+                return False
+        elif n.type in ("parameter_declaration", "pointer_expression") and name in _text(data, n):
+            return False  # a parameter of that name, or its address taken
+    if len(values) != 1 or values[0] is None:
+        return False
+    value = _squash(_text(data, values[0]))
+    return value in _LANE_VALUES or (value[:1] == "(" and value[-1:] == ")" and
+                                     value[1:-1] in _LANE_VALUES)
+
+
+def width_hint(call, data: bytes, macros) -> int:
+    """The width of shuffle ``call`` (32 without one)."""
+    args = list(call.child_by_field_name("arguments").named_children)
+    has_mask = _SHUFFLES[_text(data, call.child_by_field_name("function"))][1]
+    last = 4 if has_mask else 3
+    return (_eval(data, args[-1], macros) or 0) if len(args) == last else 32
+
+
 def _pure_condition(data: bytes, cond, banned: set[str]) -> bool:
     for n in _walk(cond):
         if n.type in ("assignment_expression", "update_expression", "call_expression",
@@ -468,6 +516,8 @@ def _match(data: bytes, loop, macros, types, counts) -> Chain | None:
             if not _pure_condition(data, cond_value, {var, shuffled}):
                 return None
             lane_condition, tile_size = _cg_condition(_squash(_text(data, cond_value)), index)
+            if not lane_condition and _lane_ge(data, loop, cond_value, index):
+                lane_condition, tile_size = 3, width_hint(calls[0], data, macros)
             conditions = []
             for o in offsets:
                 idents = {n.id: f"(({itype}){o})" for n in _identifiers(cond_value)

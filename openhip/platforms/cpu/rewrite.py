@@ -683,14 +683,17 @@ def _chain_edits(data: bytes, body, macros: dict[str, str], edits: list[Edit],
         read_t = f"::openhip::detail::wc_t<decltype({c.var})>"
         parts = [f"::openhip::detail::wc_put_near({buf}, __oh_lt, ({c.var}));"]
         pred = "nullptr"
-        if c.conditions is not None and not c.lane_condition:
+        if c.conditions is not None and c.lane_condition in (0, 3):
             pk = site
             site += 1
             pred = f"__oh_wc + {pk}u * __oh_nw"
             bits = " | ".join(f"(({cond}) ? {1 << i}ull : 0ull)"
                               for i, cond in enumerate(c.conditions))
-            parts.append(f"::openhip::detail::wc_put_bits<{read_t}>({pred}, __oh_lt, "
-                         f"(unsigned long long)({bits}));")
+            put = (f"::openhip::detail::wc_put_bits<{read_t}>({pred}, __oh_lt, "
+                   f"(unsigned long long)({bits}));")
+            # `lane >= d` on threadIdx.x % 32: only a block of more than one dimension needs the
+            # bits (wc_chain)
+            parts.append(f"if (!__oh_1d) {put}" if c.lane_condition == 3 else put)
         parts.append(f"{WARP_CHAIN}{'p' if c.partial else ''}{k}();")
         parts.append(f"{c.var} = ::openhip::detail::wc_own<{read_t}>({buf}, __oh_lt);")
         bcast, bmask, bout = -1, 0, "nullptr"
@@ -713,7 +716,7 @@ def _chain_edits(data: bytes, body, macros: dict[str, str], edits: list[Edit],
         texts[k] = (f"::openhip::detail::wc_chain<{c.vtype}, {c.kind}, {c.width}, {bcast}, {vec}, "
                     f"{c.lane_condition}"
                     f"{offsets}>({buf}, __oh_n, __oh_wx, __oh_wg, __oh_wgv, {c.mask:#x}ull, "
-                    f"{pred}, {bmask:#x}ull, {bout}, {c.op});")
+                    f"{pred}, {bmask:#x}ull, {bout}, __oh_1d, {c.op});")
         described.append(c.describe())
         spans.append((c.start, c.end))
     return site, texts, described, spans

@@ -43,7 +43,7 @@ def _source() -> str:
 
 SRC = _source()
 RECOGNISED = {"down_add": 1, "down_plus": 1, "xor_add": 1, "down_up16": 1, "plain8": 1,
-              "scan_up": 1, "scan_up16": 1, "block_sum": 2, "tile_members": 2, "cg_reduce": 3,
+              "scan_up": 1, "scan_up16": 1, "scan_lane": 1, "block_sum": 2, "tile_members": 2, "cg_reduce": 3,
               "cg_reduce16": 2, "cg_exclusive": 2}
 MISSES = ("miss_store", "miss_other", "miss_index", "miss_cond")
 
@@ -99,9 +99,10 @@ def _src(kind: str, lane: int, d: int, width: int) -> int:
     return lane if index >= ((lane + width) & ~(width - 1)) else index & 31
 
 
-def chain(x, kind, width, offsets, op, cond=None, active=None, mask=0xFFFFFFFF):
+def chain(x, kind, width, offsets, op, cond=None, active=None, mask=0xFFFFFFFF, gcond=None):
     """Each warp of ``x`` after the loop: v = op(v, shfl(v, d)) per step (under ``cond(lane,
-    d)``); ``active``: the lanes that run it (default: those that exist)."""
+    d)``, or ``gcond(thread, d)``); ``active``: the lanes that run it (default: those that
+    exist)."""
     x = np.asarray(x)
     n = x.size
     act = np.ones(n, bool) if active is None else np.asarray(active, bool)
@@ -117,7 +118,7 @@ def chain(x, kind, width, offsets, op, cond=None, active=None, mask=0xFFFFFFFF):
                 s = _src(kind, lane, d, width)
                 ok = s == lane or (s in v and act[base + s] and (mask >> s) & 1)
                 y = v[s] if ok else x.dtype.type(0)
-                if cond is None or cond(lane, d):
+                if (cond is None or cond(lane, d)) and (gcond is None or gcond(base + lane, d)):
                     new[lane] = op(v[lane], y)
             v = new
         for lane in lanes:
@@ -177,6 +178,20 @@ def test_reductions_and_scans(mods, name, block):
         got = go("scan_up")
         for base in range(0, block, 32):
             assert np.array_equal(got[base:base + 32], np.cumsum(x[base:base + 32]).astype(np_type))
+
+
+@pytest.mark.parametrize("name", list(TYPES))
+@pytest.mark.parametrize("block", [(256, 1), (80, 1), (16, 4), (48, 2), (8, 8)])
+def test_scan_on_lane_of_x(mods, name, block):
+    # `lane = threadIdx.x % 32`: in a 2-D block it is not the warp's lane (the bits path)
+    np_type = TYPES[name][1]
+    n = block[0] * block[1]
+    x = values(np_type, n, n + 5)
+    got = run(mods, f"scan_lane_{name}", 1, block,
+              lambda: (hip.asarray(x), hip.zeros(n, np_type)))
+    want = chain(x, "up", 32, [1, 2, 4, 8, 16], add,
+                 gcond=lambda t, d: (t % block[0]) % 32 >= d)
+    assert got.tobytes() == want.tobytes(), block
 
 
 @pytest.mark.parametrize("name", list(TYPES))

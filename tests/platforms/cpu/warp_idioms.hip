@@ -71,6 +71,18 @@ extern "C" __global__ void scan_up16_T(const T* in, T* out) {
   out[t] = v;
 }
 
+// lane = threadIdx.x % 32: the lane itself in a 1-D block, not in a 2-D one (blockDim.x 16)
+extern "C" __global__ void scan_lane_T(const T* in, T* out) {
+  const unsigned t = threadIdx.x + blockDim.x * threadIdx.y;
+  const int lane = threadIdx.x % 32;
+  T v = in[t];
+  for (int d = 1; d < 32; d <<= 1) {
+    T y = __shfl_up_sync(FULL, v, d);
+    if (lane >= d) v += y;
+  }
+  out[t] = v;
+}
+
 // a block reduction: warp sums, then warp 0 reduces them (a warp-uniform guard)
 extern "C" __global__ void block_sum_T(const T* in, T* out) {
   __shared__ T sums[32];

@@ -550,6 +550,7 @@ __attribute__((always_inline)) constexpr bool wc_chain_on(unsigned l, unsigned d
   const unsigned r = l & (unsigned)(Width - 1);
   if (Cond == 1) return (r & (2u * d - 1u)) == 0u && r + d < (unsigned)Width;
   if (Cond == 2) return r >= d;
+  if (Cond == 4) return l >= d;  // `lane >= d` with lane = threadIdx.x % 32, in a 1-D block
   return pred == nullptr || ((pred[l] >> s) & 1u);
 }
 // The source lane of lane l at one step of a chain (HIP's index arithmetic, in lane space).
@@ -701,9 +702,9 @@ __attribute__((always_inline)) inline int wc_flags_whole(const unsigned char* ex
 // the slots bout (cg::reduce's broadcast of lane 0).  Vec: op also takes vectors of T.  Cond: see
 // wc_chain_on.
 template <class T, int Kind, int Width, int Bcast, bool Vec, int Cond, unsigned... D, class Op>
-inline void wc_chain(uint64_t* b, unsigned n, const unsigned char* ex, const unsigned char* gd,
-                     unsigned gv, uint64_t mask, const uint64_t* pred, uint64_t bmask, uint64_t* bout,
-                     Op op) {
+inline void wc_chain_run(uint64_t* b, unsigned n, const unsigned char* ex, const unsigned char* gd,
+                         unsigned gv, uint64_t mask, const uint64_t* pred, uint64_t bmask, uint64_t* bout,
+                         Op& op) {
   static_assert(Width > 0 && Width <= 32 && (Width & (Width - 1)) == 0, "a power-of-two width");
   using W = wc_word_t<T>;
   W* const w = reinterpret_cast<W*>(b);
@@ -761,6 +762,21 @@ inline void wc_chain(uint64_t* b, unsigned n, const unsigned char* ex, const uns
         o[base + l] = ok ? w[base + sl] : W(0);
       }
     }
+  }
+}
+// Cond 3: the update's condition is `lane >= d` with lane = threadIdx.x % 32: in a 1-D block
+// (lane1d) the lane's own index (Cond 4), else the deposited bits (Cond 0).
+template <class T, int Kind, int Width, int Bcast, bool Vec, int Cond, unsigned... D, class Op>
+inline void wc_chain(uint64_t* b, unsigned n, const unsigned char* ex, const unsigned char* gd,
+                     unsigned gv, uint64_t mask, const uint64_t* pred, uint64_t bmask, uint64_t* bout,
+                     bool lane1d, Op op) {
+  if constexpr (Cond == 3) {
+    if (lane1d)
+      wc_chain_run<T, Kind, Width, Bcast, Vec, 4, D...>(b, n, ex, gd, gv, mask, nullptr, bmask, bout, op);
+    else
+      wc_chain_run<T, Kind, Width, Bcast, Vec, 0, D...>(b, n, ex, gd, gv, mask, pred, bmask, bout, op);
+  } else {
+    wc_chain_run<T, Kind, Width, Bcast, Vec, Cond, D...>(b, n, ex, gd, gv, mask, pred, bmask, bout, op);
   }
 }
 }  // namespace detail
