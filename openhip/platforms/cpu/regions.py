@@ -1484,8 +1484,11 @@ class _Kernel:
             # vectorising it: "loop nest containing two or more consecutive inner loops")
             generic = out[head:]
             del out[head:]
+            # the counter's signedness is the thread index's (an `if (tid < s)` loop splits
+            # only when the comparison's type is the counter's, see engine.h)
+            ctype = "int" if self._counter == "_SIGNED" else "unsigned"
             out.append("if (__oh_1d) {\n" + self.line(first) +
-                       "for (int __oh_lt = 0; __oh_lt < (int)__oh_n; ++__oh_lt) "
+                       f"for ({ctype} __oh_lt = 0; __oh_lt < ({ctype})__oh_n; ++__oh_lt) "
                        "if ((threadIdx.x = (unsigned)__oh_lt, threadIdx.y = 0u, "
                        "threadIdx.z = 0u), false) {} else {\n")
             out.extend(generic[1:])
