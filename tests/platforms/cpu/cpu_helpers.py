@@ -70,3 +70,49 @@ def build(platform, source: str, name_expressions=(), options=()):
         return platform.get_function(0, module, program.kernels[name])
 
     return program, module, fn
+
+
+def cpu_device():
+    """The first device of the CPU platform (the test skips where there is none)."""
+    import pytest
+
+    import openhip as hip
+
+    devs = [d for d in hip.devices() if d.platform == "cpu"]
+    if not devs:
+        pytest.skip("no CPU platform")
+    return devs[0]
+
+
+def split_and_fibers_modules(source: str, name: str):
+    """``{"regions": module, "fibers": module}``: ``source`` built on the CPU device split at its
+    barriers and as fibers (OPENHIP_CPU_REGIONS set per build, restored afterwards)."""
+    import pytest
+
+    import openhip as hip
+
+    mp = pytest.MonkeyPatch()
+    out = {}
+    try:
+        with cpu_device():
+            for mode in ("regions", "fibers"):
+                mp.setenv("OPENHIP_CPU_REGIONS", "1" if mode == "regions" else "0")
+                out[mode] = hip.Module(source, name=name)
+    finally:
+        mp.undo()
+    return out
+
+
+def run_split_and_fibers(mods, kernel: str, grid, block, make_args, out_index: int = 1):
+    """The kernel's output (argument ``out_index``) split and as fibers, asserted bit-identical."""
+    import openhip as hip
+
+    res = {}
+    with cpu_device():
+        for mode, mod in mods.items():
+            args = make_args()
+            mod.get_function(kernel)(grid, block, args)
+            hip.synchronize()
+            res[mode] = args[out_index].get()
+    assert res["regions"].tobytes() == res["fibers"].tobytes(), kernel
+    return res["regions"]

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cpu_helpers import run_split_and_fibers, split_and_fibers_modules
 
 import openhip as hip
 
@@ -48,38 +49,14 @@ RECOGNISED = {"down_add": 1, "down_plus": 1, "xor_add": 1, "down_up16": 1, "plai
 MISSES = ("miss_store", "miss_other", "miss_index", "miss_cond")
 
 
-def _cpu():
-    devs = [d for d in hip.devices() if d.platform == "cpu"]
-    if not devs:
-        pytest.skip("no CPU platform")
-    return devs[0]
-
-
 @pytest.fixture(scope="module")
 def mods():
-    mp = pytest.MonkeyPatch()
-    out = {}
-    try:
-        with _cpu():
-            for mode in ("regions", "fibers"):
-                mp.setenv("OPENHIP_CPU_REGIONS", "1" if mode == "regions" else "0")
-                out[mode] = hip.Module(SRC, name="warp_idioms.hip")
-            yield out
-    finally:
-        mp.undo()
+    return split_and_fibers_modules(SRC, "warp_idioms.hip")
 
 
 def run(mods, kernel, grid, block, make_args, out_index=1):
     """The kernel's output split and as fibers (asserted bit-identical)."""
-    res = {}
-    with _cpu():
-        for mode, mod in mods.items():
-            args = make_args()
-            mod.get_function(kernel)(grid, block, args)
-            hip.synchronize()
-            res[mode] = args[out_index].get()
-    assert res["regions"].tobytes() == res["fibers"].tobytes(), kernel
-    return res["regions"]
+    return run_split_and_fibers(mods, kernel, grid, block, make_args, out_index)
 
 
 def values(np_type, n, seed):

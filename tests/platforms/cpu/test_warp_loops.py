@@ -19,44 +19,22 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from cpu_helpers import cpu_device as _cpu
+from cpu_helpers import run_split_and_fibers, split_and_fibers_modules
 
 import openhip as hip
 
 SRC = (Path(__file__).with_name("warp_loops.hip")).read_text()
 
 
-def _cpu():
-    devs = [d for d in hip.devices() if d.platform == "cpu"]
-    if not devs:
-        pytest.skip("no CPU platform")
-    return devs[0]
-
-
 @pytest.fixture(scope="module")
 def mods():
-    mp = pytest.MonkeyPatch()
-    out = {}
-    try:
-        with _cpu():
-            for mode in ("regions", "fibers"):
-                mp.setenv("OPENHIP_CPU_REGIONS", "1" if mode == "regions" else "0")
-                out[mode] = hip.Module(SRC, name="warp_loops.hip")
-            yield out
-    finally:
-        mp.undo()
+    return split_and_fibers_modules(SRC, "warp_loops.hip")
 
 
 def run(mods, kernel, grid, block, make_args, out_index):
     """The kernel's output split and as fibers (asserted bit-identical)."""
-    res = {}
-    with _cpu():
-        for mode, mod in mods.items():
-            args = make_args()
-            mod.get_function(kernel)(grid, block, args)
-            hip.synchronize()
-            res[mode] = args[out_index].get()
-    assert res["regions"].tobytes() == res["fibers"].tobytes(), kernel
-    return res["regions"]
+    return run_split_and_fibers(mods, kernel, grid, block, make_args, out_index)
 
 
 def test_modes_and_interchanged_loops(mods):
