@@ -59,7 +59,7 @@ CONV_TYPES = (
 #: Libraries (HIPIFY's API types), in HIPIFY's order.
 LIBRARIES = (
     "CUDA_Driver_API", "CUDA_Runtime_API", "cuComplex", "CUBLAS", "CURAND", "CUDNN", "CUFFT", "CUB",
-    "CUSPARSE", "CUSOLVER", "CAFFE2", "NVRTC", "CUSPARSELT", "CUFILE",
+    "CUSPARSE", "CUSOLVER", "CAFFE2", "NVRTC", "CUSPARSELT", "CUFILE", "CUTENSOR",
 )
 #: Status flags -> bit.
 FLAGS = (
@@ -391,7 +391,7 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         "(DEVICE_TYPE_CORRECTIONS).\n"
         "RENAMES has CUDA 12's library-management names as later HIPIFY maps them\n"
         "(NEWER_RUNTIME_NAMES), and the rows of tools/hipify_newer_maps.tsv\n"
-        "(cuSPARSELt, cuFile, fp4).\n"
+        "(cuSPARSELt, cuFile, cuTENSOR, fp4).\n"
         "CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.\n"
         "openhip.hipify.maps parses them once, on first use.\n"
         '"""\n',

@@ -41,7 +41,7 @@ API_NAMES = {
     "cuComplex": "cuComplex API", "CUBLAS": "cuBLAS API", "CURAND": "cuRAND API",
     "CUDNN": "cuDNN API", "CUFFT": "cuFFT API", "CUB": "CUB API", "CUSPARSE": "cuSPARSE API",
     "CUSOLVER": "cuSOLVER API", "CAFFE2": "CAFFE2 API", "NVRTC": "RTC API",
-    "CUSPARSELT": "cuSPARSELt API", "CUFILE": "cuFile API",
+    "CUSPARSELT": "cuSPARSELt API", "CUFILE": "cuFile API", "CUTENSOR": "cuTENSOR API",
 }
 _API_ORDER = {name: i for i, name in enumerate(API_NAMES)}
 

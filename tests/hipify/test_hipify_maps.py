@@ -26,7 +26,7 @@ def test_kind_order():
 
 def test_tables_loaded():
     t = maps.tables()
-    assert len(t.renames) > 8900 and len(t.includes) == 68  # HIPIFY's 60 + cuda_bf16/fp8.h, cg reduce/scan, cusparseLt.h, cufile.h, cufftw.h, cuda_fp4.h
+    assert len(t.renames) > 8900 and len(t.includes) == 70  # HIPIFY's 60 + cuda_bf16/fp8.h, cg reduce/scan, cusparseLt.h, cufile.h, cufftw.h, cuda_fp4.h, cutensor.h, cutensorMg.h
     assert t.includes["cuda_bf16.h"].hip == "hip/hip_bf16.h"
     assert t.renames["cudaMalloc"].hip == "hipMalloc"
     assert t.includes["cuda_runtime.h"].hip == "hip/hip_runtime.h"
@@ -92,3 +92,20 @@ def test_newer_hipify_rows():
     assert t.renames["cuFileDriverClose_v2"].hip == "hipFileDriverClose"
     assert t.renames["cuFileStatsStart"].flags & maps.UNSUPPORTED
     assert t.includes["cufile.h"].library == "CUFILE"
+    assert (t.renames["cutensorCreatePlan"].hip, t.renames["cutensorCreatePlan"].library) == (
+        "hiptensorCreatePlan", "CUTENSOR")
+    assert t.renames["cutensorGetCudartVersion"].hip == "hiptensorGetHiprtVersion"
+    assert t.renames["cutensorMgCreate"].flags & maps.UNSUPPORTED
+    assert t.includes["cutensor.h"].hip == "hiptensor.h"
+
+
+def test_cutensor_statistics_and_warnings():
+    """cuTENSOR references count under their own API; the unsupported ones warn."""
+    from openhip.hipify import hipify
+
+    r = hipify('#include "cutensor.h"\nint f(cutensorHandle_t h) { cutensorGetVersion();'
+               ' return cutensorDestroy(h); }\n', filename="t.cu")
+    assert "hiptensorDestroy(h)" in r.text and "cutensorGetVersion()" in r.text
+    assert r.stats.converted.by_api == {"CUTENSOR": 3}
+    assert r.stats.unconverted.by_name == {"cutensorGetVersion": 1}
+    assert [w.message for w in r.warnings] == ["'cutensorGetVersion' is unsupported in 'HIP'."]
