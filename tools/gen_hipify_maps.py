@@ -360,9 +360,16 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         if not line or line.startswith("#"):
             continue
         cuda_name, hip_name, kind, conv, library, flags, _source = line.split("\t")
+        # REPLACES: the later name replaces the tables' own entry (which had no HIP equivalent).
+        replaces = "REPLACES" in flags.split("|")
+        flags = "|".join(f for f in flags.split("|") if f != "REPLACES")
         entry = (hip_name, "", CONV_TYPES.index(conv), LIBRARIES.index(library), _flag_bits(flags),
                  KINDS.index(kind))
-        (includes if kind == "include" else renames).setdefault(cuda_name, entry)
+        table = includes if kind == "include" else renames
+        if replaces:
+            table[cuda_name] = entry
+        else:
+            table.setdefault(cuda_name, entry)
     for cuda_name, (hip_name, kind, conv, flags) in NEWER_RUNTIME_NAMES.items():
         renames[cuda_name] = (hip_name, "", CONV_TYPES.index(conv),
                               LIBRARIES.index("CUDA_Runtime_API"), _flag_bits(flags),

@@ -28,7 +28,6 @@ def test_tables_loaded():
     t = maps.tables()
     assert len(t.renames) > 8900 and len(t.includes) == 70  # HIPIFY's 60 + cuda_bf16/fp8.h, cg reduce/scan, cusparseLt.h, cufile.h, cufftw.h, cuda_fp4.h, cutensor.h, cutensorMg.h
     assert t.includes["cuda_bf16.h"].hip == "hip/hip_bf16.h"
-    assert t.renames["cudaMalloc"].hip == "hipMalloc"
     assert t.includes["cuda_runtime.h"].hip == "hip/hip_runtime.h"
     assert t.cuda_versions["cudaThreadSynchronize"] == ("10.0", "")
     assert maps.tables() is t
@@ -97,6 +96,10 @@ def test_newer_hipify_rows():
     assert t.renames["cutensorGetCudartVersion"].hip == "hiptensorGetHiprtVersion"
     assert t.renames["cutensorMgCreate"].flags & maps.UNSUPPORTED
     assert t.includes["cutensor.h"].hip == "hiptensor.h"
+    # REPLACES rows: the later HIP name, no longer HIP_UNSUPPORTED
+    e = t.renames["CUkern_st"]
+    assert (e.hip, e.flags & maps.HIP_UNSUPPORTED) == ("ihipKernel_t", 0)
+    assert t.renames["CUDA_MEMCPY3D_BATCH_OP"].hip == "hipMemcpy3DBatchOp"
 
 
 def test_cutensor_statistics_and_warnings():
