@@ -107,6 +107,14 @@ _STRIDE_MARK = re.compile(re.escape(STRIDE_INDEX) + r"\((__oh_gs\d+)\)")
 #: a local holding the thread's x index, and the signed 32-bit types it may have
 _THREAD_X_VALUES = frozenset({"threadIdx.x", "hipThreadIdx_x", "(int)threadIdx.x",
                               "(int)hipThreadIdx_x", "static_cast<int>(threadIdx.x)"})
+#: a 1-D block's lane and thread index, as code writes them (the single-thread tails of
+#: regions, _flush), a 32-thread tile's and the block's thread_rank() as rewrite.py writes them
+#: included (in a 1-D block the flat rank is threadIdx.x)
+_LANE_VALUES = frozenset([f"{x}{op}" for x in ("threadIdx.x", "hipThreadIdx_x", "(int)threadIdx.x")
+                          for op in ("%32", "&31", "%warpSize", "&(warpSize-1)", "%32u", "&31u")] +
+                         [re.sub(r"\s+", "", f"((unsigned long long)({rewrite._RANK} & 31u))")])
+_RANK_VALUES = frozenset({"threadIdx.x", "hipThreadIdx_x",
+                          re.sub(r"\s+", "", f"((unsigned long long){rewrite._RANK})")})
 _SIGNED_INT = frozenset({"int", "signed", "signed int", "int32_t"})
 
 
@@ -1457,17 +1465,28 @@ class _Kernel:
             if d.stmt.id not in emitted_stmts:
                 emitted_stmts.add(d.stmt.id)
                 out.append(self.line(d.stmt) + self.t(d.stmt) + "\n")
+        flat = guard is None and not warp_loop and span is None and not self.returns and \
+            not self.guard_stack and bool(self.warp_sites)
+        tail_ok = flat and self._single_thread_tail(last, used, declared_here)
+        # a scalar that no later statement reads is a local copy here (a store through the
+        # reference to the per-thread array keeps GCC from vectorising gathers in the loop)
+        dead_from = last.start_byte if tail_ok else last.end_byte
         for d in self.promoted:
             if d in used and d not in declared_here:
                 i = self.index[d]
-                out.append(f"__oh_T{i}& {d.name} = __oh_v{i}[__oh_lt];\n")
+                ref = "" if self._dead_after(d, first, dead_from) else "&"
+                out.append(f"__oh_T{i}{ref} {d.name} = __oh_v{i}[__oh_lt];\n")
         if guard is not None:
             out.append(self.line(first) + f"__oh_guard[{guard}u * __oh_n + __oh_lt] = "
                        f"({self._thread_text(first, label)}) ? 1 : 2;\n")
+        prelude_end = len(out)
+        tail_at = -1
         for s in stmts if guard is None else ():
             text = self._thread_text(s, label)
             if span is not None:
                 text = _STRIDE_MARK.sub("__oh_si", text)
+            if s is last:
+                tail_at = len(out)
             out.append(self.line(s) + text + "\n")
         for d in self.promoted:
             if d in declared_here:
@@ -1484,14 +1503,53 @@ class _Kernel:
             # vectorising it: "loop nest containing two or more consecutive inner loops")
             generic = out[head:]
             del out[head:]
+            # a last statement `if (threadIdx.x == E) S` (E block-uniform) runs for its one
+            # thread after the loop: a valid schedule (nothing of the region follows it in
+            # that thread), and the loop without the conditional store vectorises
+            tail = None
+            if tail_at >= 0 and tail_ok:
+                k = tail_at - head
+                tail = generic[k]
+                prelude = generic[body_start - head + 1:prelude_end - head]
+                generic_flat = generic[:k] + generic[k + 1:]
             # the counter's signedness is the thread index's (an `if (tid < s)` loop splits
             # only when the comparison's type is the counter's, see engine.h)
-            ctype = "int" if self._counter == "_SIGNED" else "unsigned"
-            out.append("if (__oh_1d) {\n" + self.line(first) +
-                       f"for ({ctype} __oh_lt = 0; __oh_lt < ({ctype})__oh_n; ++__oh_lt) "
-                       "if ((threadIdx.x = (unsigned)__oh_lt, threadIdx.y = 0u, "
-                       "threadIdx.z = 0u), false) {} else {\n")
-            out.extend(generic[1:])
+            if self._counter == "_SIGNED":
+                out.append("if (__oh_1d) {\n" + self.line(first) +
+                           "for (int __oh_lt = 0; __oh_lt < (int)__oh_n; ++__oh_lt) "
+                           "if ((threadIdx.x = (unsigned)__oh_lt, threadIdx.y = 0u, "
+                           "threadIdx.z = 0u), false) {} else {\n")
+            else:
+                # the counter is the block's flat global index blockIdx.x * blockDim.x + x
+                # where no id of the block wraps in 32 bits (else the generic loop): GCC folds
+                # the user's `blockIdx.x * blockDim.x + threadIdx.x` to it, a counter that
+                # cannot wrap (the exit test bounds it), so what it subscripts has affine
+                # addresses (a 32-bit `base + x` may wrap for all GCC knows: scalar loops)
+                out.append("if (__oh_1d && blockIdx.x * blockDim.x <= 0xffffffffu - __oh_n) {\n"
+                           "const unsigned __oh_gb = blockIdx.x * blockDim.x;\n" +
+                           self.line(first) +
+                           "for (unsigned __oh_g = __oh_gb, __oh_lt = 0; __oh_g < __oh_gb + "
+                           "__oh_n; ++__oh_g, ++__oh_lt) if ((threadIdx.x = __oh_lt, "
+                           "threadIdx.y = 0u, threadIdx.z = 0u), false) {} else {\n")
+            if tail is None:
+                out.extend(generic[1:])
+            else:
+                out.extend(generic_flat[1:])
+                cond = last.child_by_field_name("condition")
+                index = self.t(self._tail_index(cond))
+                # the thread(s) the condition can hold for: x == E (one per block) or lane ==
+                # E (one per warp); the statement's own test decides (E's type, E >= 32...)
+                per_warp = not self._is_thread_x(self._tail_operand(cond))
+                out.append("for (unsigned __oh_w = 0; __oh_w < " +
+                           ("__oh_n; __oh_w += 32u" if per_warp else "1u; ++__oh_w") + ") {\n"
+                           "const unsigned __oh_lt = __oh_w + " +
+                           (f"(unsigned)({index}) % 32u" if per_warp else f"(unsigned)({index})")
+                           + ";\n"
+                           "if (__oh_lt >= __oh_n) break;\nthreadIdx.x = __oh_lt; "
+                           "threadIdx.y = 0u; threadIdx.z = 0u;\n")
+                out.extend(prelude)
+                out.append(tail)
+                out.append("}\n")
             out.append("} else {\n")
             out.extend(generic)
             out.append("}\n")
@@ -1514,6 +1572,90 @@ class _Kernel:
             out.append("}\n} else {\n")
             out.extend(generic)
             out.append("}\n")
+
+    _TAIL_REFUSED = re.compile(r"__shfl|__ballot|__any|__all|__match|__activemask|__syncwarp|"
+                               r"__reduce_|\bsync\s*\(|\bgoto\b|\bcontinue\b|\bbreak\b")
+
+    def _tail_index(self, cond):
+        """For ``(threadIdx.x == E)`` (or ``E == threadIdx.x``; threadIdx.x also through a
+        never-changed alias such as ``tid = threadIdx.x``) with E block-uniform: the node E,
+        else None."""
+        while cond is not None and cond.type in ("condition_clause", "parenthesized_expression"):
+            kids = cond.named_children
+            cond = kids[-1] if kids else None
+        if cond is None or cond.type != "binary_expression" or \
+                self.t(cond.child_by_field_name("operator")) != "==":
+            return None
+        left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+        for a, b in ((left, right), (right, left)):
+            if (self._is_thread_x(a) or self._is_lane(a)) and \
+                    self._uniform_expr(b, self.uniform):
+                return b
+        return None
+
+    def _tail_operand(self, cond):
+        """The thread side of a condition _tail_index accepts."""
+        e = self._tail_index(cond)
+        while cond.type in ("condition_clause", "parenthesized_expression"):
+            cond = cond.named_children[-1]
+        left, right = cond.child_by_field_name("left"), cond.child_by_field_name("right")
+        return right if left == e else left
+
+    def _alias_value(self, node) -> str | None:
+        """The initialiser (no spaces) of the never-changed local ``node`` names, else None."""
+        if node.type != "identifier" or node.id not in self.resolved:
+            return None
+        d = self.resolved[node.id]
+        if d not in self.remat or d.declarator.type != "init_declarator":
+            return None
+        value = d.declarator.child_by_field_name("value")
+        return None if value is None else re.sub(r"\s+", "", self.t(value))
+
+    def _is_lane(self, node) -> bool:
+        """``threadIdx.x % 32`` (``& 31``, ``% warpSize``), or a never-changed alias of it."""
+        text = re.sub(r"\s+", "", self.t(node))
+        return text in _LANE_VALUES or self._alias_value(node) in _LANE_VALUES
+
+    def _is_thread_x(self, node) -> bool:
+        text = re.sub(r"\s+", "", self.t(node))
+        return text in _RANK_VALUES or self._alias_value(node) in _THREAD_X_VALUES
+
+    _SCALAR = re.compile(r"(const )?((unsigned|signed) )?(char|short|int|long|long long|"
+                         r"long int|long long int|short int|float|double|bool|size_t|"
+                         r"u?int(8|16|32|64)_t)|unsigned|signed")
+
+    def _dead_after(self, d: _Decl, first, start: int) -> bool:
+        """Whether the promoted scalar ``d`` is read or written by nothing from byte ``start``
+        on, the region (from ``first``) being in no loop of the kernel (an iteration after
+        would read it again)."""
+        if not self._SCALAR.fullmatch(re.sub(r"\s+", " ", self.type_id(d)).strip()):
+            return False
+        p = first.parent
+        while p is not None and p != self.func:
+            if p.type in ("for_statement", "while_statement", "do_statement",
+                          "for_range_loop"):
+                return False
+            p = p.parent
+        return not any(u.type == "identifier" and u.start_byte >= start and
+                       self.resolved.get(u.id) is d for u in _walk(self.func))
+
+    def _single_thread_tail(self, stmt, used: set, declared_here: set) -> bool:
+        """Whether the region's last statement is ``if (threadIdx.x == E) S`` (no else) that can
+        run for its one thread after the region's loop: S uses nothing declared in the region
+        (the loop's locals are gone then), no jump, no warp function."""
+        if stmt.type != "if_statement" or stmt.child_by_field_name("alternative") is not None:
+            return False
+        if self._tail_index(stmt.child_by_field_name("condition")) is None:
+            return False
+        if self._TAIL_REFUSED.search(self.t(stmt)):
+            return False
+        for u in _walk(stmt):
+            if u.type in ("return_statement", "lambda_expression"):
+                return False
+            if u.type == "identifier" and u.id in self.resolved and \
+                    self.resolved[u.id] in declared_here:
+                return False
+        return True
 
     def _thread_text(self, stmt, label: str) -> str:
         """The statement's text with each ``return;`` turned into a thread exit."""
