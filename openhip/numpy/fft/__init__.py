@@ -2,9 +2,10 @@
 
 Per platform, the FFT its users trust: on the CPU platform pocketfft as numpy ships it, run on
 the device memory itself (the CPU platform's device memory is host memory; numpy's ``out=``
-writes the result in place, float32 stays float32); on GPU platforms cuFFT/rocFFT are not wired
-yet, so the operand is staged through host memory to the same pocketfft (one warning per
-process). ``fftfreq``, ``rfftfreq``, ``fftshift`` and ``ifftshift`` are openhip.numpy's own
+writes the result in place, float32 stays float32); on nvidia cuFFT from NVIDIA's wheel, on the
+device and its stream (``_vendor_path``); where the platform has no wired FFT (amd: rocFFT is
+not wired; nvidia without the wheel) the operand is staged through host memory to the same
+pocketfft (one warning per process says which library is missing). ``fftfreq``, ``rfftfreq``, ``fftshift`` and ``ifftshift`` are openhip.numpy's own
 kernels. Any length, not only powers of two. (The n-dimensional transforms compute into a host
 temporary and copy: numpy's ``out=`` rejects an ``s`` that changes several axes' lengths.)
 """
@@ -19,7 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from .. import _vendor
 from .._array import ndarray
+from . import _vendor_path
 
 __all__ = ["fft", "ifft", "fftn", "ifftn", "rfft", "irfft", "rfftn", "irfftn", "hfft", "ihfft",
            "fftfreq", "rfftfreq", "fftshift", "ifftshift"]
@@ -73,8 +76,7 @@ def _run(routine: str, x: Any, out_shape: tuple[int, ...], out_dtype: np.dtype,
     from .. import astype, empty
 
     arr = _as_array(x)
-    if arr.dtype.kind not in "fciub":
-        raise TypeError(f"fft.{routine}: unsupported dtype {arr.dtype.name}")
+    _check_type(arr, routine)
     if arr.dtype.kind in "iub":
         arr = astype(arr, np.float64)
     if arr.dtype != in_dtype:
@@ -89,13 +91,18 @@ def _run(routine: str, x: Any, out_shape: tuple[int, ...], out_dtype: np.dtype,
         return out
     if not _warned:
         _warned = True
-        warnings.warn(f"openhip.numpy.fft.{routine}: cuFFT/rocFFT are not wired yet; the "
-                      f"{device.platform} platform's operands are transformed by pocketfft in "
-                      "host memory", RuntimeWarning, stacklevel=3)
+        warnings.warn(f"openhip.numpy.fft.{routine}: {_vendor.why_missing('cufft', device.platform)}"
+                      f"; the {device.platform} platform's operands are transformed by pocketfft "
+                      "in host memory", RuntimeWarning, stacklevel=3)
     host_out = np.empty(out_shape, dtype=out_dtype)
     call(arr.get(), host_out)
     out.set(host_out)
     return out
+
+
+def _check_type(arr: ndarray, routine: str) -> None:
+    if arr.dtype.kind not in "fciub":
+        raise TypeError(f"fft.{routine}: unsupported dtype {arr.dtype.name}")
 
 
 def _axis(x: ndarray, axis: int, routine: str) -> int:
@@ -116,21 +123,25 @@ def _n(n: Any, default: int, routine: str) -> int:
 
 def fft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> ndarray:
     """The one-dimensional discrete Fourier transform along ``axis``."""
-    return _c2c("fft", np.fft.fft, x, n, axis, norm)
+    return _c2c("fft", np.fft.fft, x, n, axis, norm, False)
 
 
 def ifft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backward") -> ndarray:
     """The inverse of :func:`fft`."""
-    return _c2c("ifft", np.fft.ifft, x, n, axis, norm)
+    return _c2c("ifft", np.fft.ifft, x, n, axis, norm, True)
 
 
-def _c2c(routine: str, fn, x: Any, n: Any, axis: int, norm: str) -> ndarray:
+def _c2c(routine: str, fn, x: Any, n: Any, axis: int, norm: str, inverse: bool) -> ndarray:
     _check_norm(norm)
     arr = _as_array(x)
     if arr.ndim == 0:
         raise ValueError(f"fft.{routine}: x must be at least 1-dimensional")
     ax = _axis(arr, axis, routine)
     length = _n(n, arr.shape[ax], routine)
+    lib = _vendor_path.library(arr)
+    if lib is not None:
+        _check_type(arr, routine)
+        return _vendor_path.transform(lib, arr, ax, length, "c2c", inverse, norm)
     shape = arr.shape[:ax] + (length,) + arr.shape[ax + 1:]
     cdt = _complex_of(arr.dtype)
     return _run(routine, arr, shape, cdt, _input_type(arr.dtype),
@@ -162,19 +173,25 @@ def _axes_and_sizes(arr: ndarray, s: Any, axes: Any, routine: str
 def fftn(x: Any, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
          norm: str = "backward") -> ndarray:
     """The n-dimensional discrete Fourier transform over ``axes``."""
-    return _c2cn("fftn", np.fft.fftn, x, s, axes, norm)
+    return _c2cn("fftn", np.fft.fftn, x, s, axes, norm, False)
 
 
 def ifftn(x: Any, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | None = None,
           norm: str = "backward") -> ndarray:
     """The inverse of :func:`fftn`."""
-    return _c2cn("ifftn", np.fft.ifftn, x, s, axes, norm)
+    return _c2cn("ifftn", np.fft.ifftn, x, s, axes, norm, True)
 
 
-def _c2cn(routine: str, fn, x: Any, s: Any, axes: Any, norm: str) -> ndarray:
+def _c2cn(routine: str, fn, x: Any, s: Any, axes: Any, norm: str, inverse: bool) -> ndarray:
     _check_norm(norm)
     arr = _as_array(x)
     ax, sizes = _axes_and_sizes(arr, s, axes, routine)
+    lib = _vendor_path.library(arr)
+    if lib is not None and ax:
+        _check_type(arr, routine)
+        for a, v in zip(reversed(ax), reversed(sizes), strict=True):
+            arr = _vendor_path.transform(lib, arr, a, v, "c2c", inverse, norm)
+        return arr
     shape = list(arr.shape)
     for a, v in zip(ax, sizes, strict=True):
         shape[a] = v
@@ -193,6 +210,10 @@ def rfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backwa
         raise ValueError("fft.rfft: x must be at least 1-dimensional")
     ax = _axis(arr, axis, "rfft")
     length = _n(n, arr.shape[ax], "rfft")
+    lib = _vendor_path.library(arr)
+    if lib is not None:
+        _check_type(arr, "rfft")
+        return _vendor_path.transform(lib, arr, ax, length, "r2c", False, norm)
     shape = arr.shape[:ax] + (length // 2 + 1,) + arr.shape[ax + 1:]
     rdt = _real_of(arr.dtype)
     return _run("rfft", arr, shape, _complex_of(rdt), rdt,
@@ -207,6 +228,10 @@ def irfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backw
         raise ValueError("fft.irfft: x must be at least 1-dimensional")
     ax = _axis(arr, axis, "irfft")
     length = _n(n, 2 * (arr.shape[ax] - 1), "irfft")
+    lib = _vendor_path.library(arr)
+    if lib is not None:
+        _check_type(arr, "irfft")
+        return _vendor_path.transform(lib, arr, ax, length, "c2r", True, norm)
     shape = arr.shape[:ax] + (length,) + arr.shape[ax + 1:]
     cdt = _complex_of(arr.dtype)
     return _run("irfft", arr, shape, _real_of(cdt), cdt,
@@ -221,6 +246,13 @@ def rfftn(x: Any, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | No
     if arr.dtype.kind == "c":
         raise TypeError("fft.rfftn: x must be real-valued")
     ax, sizes = _axes_and_sizes(arr, s, axes, "rfftn")
+    lib = _vendor_path.library(arr)
+    if lib is not None and ax:
+        _check_type(arr, "rfftn")
+        arr = _vendor_path.transform(lib, arr, ax[-1], sizes[-1], "r2c", False, norm)
+        for a, v in zip(ax[:-1], sizes[:-1], strict=True):
+            arr = _vendor_path.transform(lib, arr, a, v, "c2c", False, norm)
+        return arr
     shape = list(arr.shape)
     for a, v in zip(ax, sizes, strict=True):
         shape[a] = v
@@ -238,6 +270,12 @@ def irfftn(x: Any, /, *, s: Sequence[int] | None = None, axes: Sequence[int] | N
     ax, sizes = _axes_and_sizes(arr, s, axes, "irfftn")
     if s is None:
         sizes[-1] = 2 * (arr.shape[ax[-1]] - 1)
+    lib = _vendor_path.library(arr)
+    if lib is not None and ax:
+        _check_type(arr, "irfftn")
+        for a, v in zip(ax[:-1], sizes[:-1], strict=True):
+            arr = _vendor_path.transform(lib, arr, a, v, "c2c", True, norm)
+        return _vendor_path.transform(lib, arr, ax[-1], sizes[-1], "c2r", True, norm)
     shape = list(arr.shape)
     for a, v in zip(ax, sizes, strict=True):
         shape[a] = v
@@ -252,6 +290,14 @@ def hfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backwa
     arr = _as_array(x)
     ax = _axis(arr, axis, "hfft")
     length = _n(n, 2 * (arr.shape[ax] - 1), "hfft")
+    lib = _vendor_path.library(arr)
+    if lib is not None:
+        from .. import conj
+
+        _check_type(arr, "hfft")
+        src = conj(arr) if arr.dtype.kind == "c" else arr
+        return _vendor_path.transform(lib, src, ax, length, "c2r", True,
+                                      _vendor_path.swap_norm(norm))
     shape = arr.shape[:ax] + (length,) + arr.shape[ax + 1:]
     cdt = _complex_of(arr.dtype)
     return _run("hfft", arr, shape, _real_of(cdt), cdt,
@@ -272,6 +318,13 @@ def ihfft(x: Any, /, *, n: int | None = None, axis: int = -1, norm: str = "backw
         raise TypeError("fft.ihfft: x must be real-valued")
     ax = _axis(arr, axis, "ihfft")
     length = _n(n, arr.shape[ax], "ihfft")
+    lib = _vendor_path.library(arr)
+    if lib is not None:
+        from .. import conj
+
+        _check_type(arr, "ihfft")
+        return conj(_vendor_path.transform(lib, arr, ax, length, "r2c", False,
+                                           _vendor_path.swap_norm(norm)))
     shape = arr.shape[:ax] + (length // 2 + 1,) + arr.shape[ax + 1:]
     rdt = _real_of(arr.dtype)
     return _run("ihfft", arr, shape, _complex_of(rdt), rdt,

@@ -1,9 +1,10 @@
 """The LAPACK-backed functions of the Array API ``linalg`` extension.
 
 On the CPU platform OpenBLAS's LAPACKE runs on a contiguous working copy in device memory (the
-CPU platform's device memory is host memory). On a GPU platform cuSOLVER/rocSOLVER are not wired
-yet: the working copy is staged through host memory and the same LAPACK computes it (one
-warning per process says so). Post-processing (determinants, signs, triangles) is done by
+CPU platform's device memory is host memory). On nvidia cholesky, solve, inv, det, slogdet,
+eigh and eigvalsh run on cuSOLVER (``_solver``) when NVIDIA's wheel is installed; the other
+functions there, and everything on amd (rocSOLVER is not wired), stage the working copy
+through host memory to the same LAPACK (one warning per function and process says so). Post-processing (determinants, signs, triangles) is done by
 openhip.numpy's own kernels.
 """
 
@@ -17,8 +18,9 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from ...runtime.stream import resolve_stream
+from .. import _vendor
 from .._array import ndarray
-from . import _openblas
+from . import _openblas, _solver
 
 LinAlgError = np.linalg.LinAlgError
 _LAPACK_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64),
@@ -54,22 +56,33 @@ def _lib() -> _openblas.OpenBlas:
     return lib
 
 
-_warned_staging = False
+_warned_staging: set[str] = set()
+
+
+def _vendor_solver(arr: ndarray) -> Any:
+    """cuSOLVER for ``arr``'s device when its platform has it and the matrices are not
+    empty, else None."""
+    if arr.size == 0:
+        return None
+    return _vendor.get("cusolver", arr.device.platform)
 
 
 class _Work:
     """Contiguous working buffers LAPACK can address: device memory on the CPU platform, host
     copies on a GPU platform (staged back afterwards)."""
 
-    def __init__(self, device: Any, routine: str) -> None:
-        global _warned_staging
+    def __init__(self, device: Any, routine: str, vendor: bool = False) -> None:
         self.device = device
-        self.on_host = device.platform != "cpu"
-        if self.on_host and not _warned_staging:
-            _warned_staging = True
-            warnings.warn(f"openhip.numpy.linalg.{routine}: cuSOLVER/rocSOLVER are not wired "
-                          f"yet; the {device.platform} platform's operands are computed by "
-                          "OpenBLAS's LAPACK in host memory", RuntimeWarning, stacklevel=3)
+        self.on_host = device.platform != "cpu" and not vendor
+        if self.on_host and routine not in _warned_staging:
+            _warned_staging.add(routine)
+            if _vendor.get("cusolver", device.platform) is not None:
+                why = f"{routine} is not wired to cuSOLVER yet"
+            else:
+                why = _vendor.why_missing("cusolver", device.platform)
+            warnings.warn(f"openhip.numpy.linalg.{routine}: {why}; the {device.platform} "
+                          "platform's operands are computed by OpenBLAS's LAPACK in host memory",
+                          RuntimeWarning, stacklevel=3)
 
     def copy(self, x: ndarray, dtype: np.dtype) -> Any:
         from .. import asarray, astype
@@ -154,6 +167,9 @@ def cholesky(x: Any, /, *, upper: bool = False) -> ndarray:
 
     arr = _square(x, "cholesky")
     dt = _float_type(arr, "cholesky")
+    sol = _vendor_solver(arr)
+    if sol is not None:
+        return _solver.cholesky(sol, arr, dt, upper)
     n = arr.shape[-1]
     lib = _lib()
     work = _Work(arr.device, "cholesky")
@@ -171,6 +187,10 @@ def cholesky(x: Any, /, *, upper: bool = False) -> ndarray:
 
 def _lu(arr: ndarray, routine: str) -> tuple[_Work, Any, Any, np.dtype, list[int]]:
     dt = _float_type(arr, routine)
+    sol = _vendor_solver(arr)
+    if sol is not None:
+        a, ipiv, infos = _solver.lu(sol, arr, dt)
+        return _Work(arr.device, routine, vendor=True), a, ipiv, dt, infos
     n = arr.shape[-1]
     lib = _lib()
     work = _Work(arr.device, routine)
@@ -236,6 +256,9 @@ def inv(x: Any, /) -> ndarray:
     """Matrix inverses; LinAlgError for a singular matrix."""
     arr = _square(x, "inv")
     n = arr.shape[-1]
+    sol = _vendor_solver(arr)
+    if sol is not None:
+        return _solver.inv(sol, arr, _float_type(arr, "inv"))
     work, a, ipiv, dt, infos = _lu(arr, "inv")
     if any(i > 0 for i in infos):
         raise LinAlgError("Singular matrix")
@@ -275,6 +298,10 @@ def solve(x1: Any, x2: Any, /) -> ndarray:
     nrhs = b.shape[-1]
     a = broadcast_to(a, batch + (n, n))
     b = broadcast_to(b, batch + (n, nrhs))
+    sol = _vendor_solver(a) if b.size else None
+    if sol is not None:
+        out = _solver.solve(sol, a, b, dt)
+        return out[..., 0] if vector else out
     lib = _lib()
     work = _Work(a.device, "solve")
     wa, wb = work.copy(a, dt), work.copy(b, dt)
@@ -294,6 +321,9 @@ def solve(x1: Any, x2: Any, /) -> ndarray:
 def _syevd(x: Any, routine: str, vectors: bool) -> tuple[ndarray, Any]:
     arr = _square(x, routine)
     dt = _float_type(arr, routine)
+    sol = _vendor_solver(arr)
+    if sol is not None:
+        return _solver.eigh(sol, arr, dt, _real_of(dt), vectors)
     n = arr.shape[-1]
     lib = _lib()
     work = _Work(arr.device, routine)

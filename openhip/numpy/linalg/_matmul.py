@@ -1,7 +1,8 @@
 """``matmul`` and the products built on it (tensordot, vecdot, outer, matrix_transpose).
 
 Which gemm runs: the platform's vendor BLAS where one is wired for the element type (the CPU
-platform: OpenBLAS on the device memory, see ``_openblas``), otherwise — and always with
+platform: OpenBLAS on the device memory, see ``_openblas``; nvidia: cuBLAS from NVIDIA's wheel,
+see ``openhip.numpy._vendor._cublas``, float16/bfloat16 included), otherwise — and always with
 ``deterministic=True`` — the project's own gemm (``kernels/gemm.hip``), which serves every
 numeric type (float16/bfloat16 with float32 accumulation, integers wrapping as numpy's) on every
 platform. The table is :func:`backend`.
@@ -18,8 +19,10 @@ from typing import Any
 import numpy as np
 
 from ...runtime.stream import resolve_stream
-from .. import _dtypes
+from .. import _dtypes, _vendor
 from .._array import ndarray
+from .._vendor import _common as _vcommon
+from .._vendor import _cublas
 from . import _gemm, _openblas
 
 _BLAS_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64),
@@ -27,8 +30,13 @@ _BLAS_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64
 
 
 def backend(platform: str, dtype: np.dtype, deterministic: bool) -> str:
-    """``"openblas"`` or ``"openhip"`` (the project's own gemm) for a matmul."""
-    if deterministic or np.dtype(dtype) not in _BLAS_TYPES:
+    """``"cublas"``, ``"openblas"`` or ``"openhip"`` (the project's own gemm) for a matmul."""
+    dt = np.dtype(dtype)
+    if deterministic:
+        return "openhip"
+    if _cublas.supports(dt) and _vendor.get("cublas", platform) is not None:
+        return "cublas"
+    if dt not in _BLAS_TYPES:
         return "openhip"
     if platform == "cpu" and _openblas.load() is not None:
         return "openblas"
@@ -36,7 +44,6 @@ def backend(platform: str, dtype: np.dtype, deterministic: bool) -> str:
     return "openhip"
 
 
-_VENDOR = {"cpu": "OpenBLAS", "nvidia": "cuBLAS", "amd": "rocBLAS/hipBLAS"}
 _said: set[str] = set()
 
 
@@ -45,11 +52,13 @@ def _say_vendor_missing(platform: str) -> None:
     if platform in _said:
         return
     _said.add(platform)
-    why = ("is not wired into openhip yet" if platform != "cpu" else
-           "was not found (numpy's bundled scipy-openblas or a system libopenblas)")
-    warnings.warn(f"openhip.numpy.matmul on {platform}: {_VENDOR.get(platform, 'a vendor BLAS')} "
-                  f"{why}; the project's own gemm (kernels/gemm.hip) serves", RuntimeWarning,
-                  stacklevel=4)
+    if platform == "cpu":
+        why = ("OpenBLAS was not found (numpy's bundled scipy-openblas or a system "
+               "libopenblas)")
+    else:
+        why = _vendor.why_missing("cublas", platform)
+    warnings.warn(f"openhip.numpy.matmul on {platform}: {why}; the project's own gemm "
+                  "(kernels/gemm.hip) serves", RuntimeWarning, stacklevel=4)
 
 
 def _as_array(x: Any, other: Any = None) -> ndarray:
@@ -162,6 +171,8 @@ def _matmul_into(a: ndarray, b: ndarray, c: ndarray, batch_shape: tuple[int, ...
                         offs[2] * item)
         if which == "openblas":
             _openblas_gemm(av, bv, cv, count, m, n, k)
+        elif which == "cublas" and _cublas_gemm(av, bv, cv, count, m, n, k):
+            pass
         else:
             _gemm.launch(av, bv, cv, m, n, k, count, (bst[0], sa[nb], sa[nb + 1]),
                          (bst[1], sb[nb], sb[nb + 1]), (bst[2], sc[nb], sc[nb + 1]), device)
@@ -176,6 +187,36 @@ def _blas_layout(x: ndarray, rows: int, cols: int) -> tuple[int, int] | None:
     if s_r == 1 and (s_c >= max(rows, 1) or cols == 1):
         return _openblas.TRANS, max(s_c, rows, 1)
     return None
+
+
+def _cublas_gemm(a: ndarray, b: ndarray, c: ndarray, count: int, m: int, n: int,
+                 k: int) -> bool:
+    """cuBLAS's strided-batched gemm on (count, m, k) x (count, k, n) views; False when a size
+    does not fit its 32-bit arguments (the own gemm serves then)."""
+    item = c.dtype.itemsize
+    la = _blas_layout(a, m, k)
+    if la is None:
+        a = a.copy()
+        la = _openblas.NO_TRANS, k
+    lb = _blas_layout(b, k, n)
+    if lb is None:
+        b = b.copy()
+        lb = _openblas.NO_TRANS, n
+    _, s_cr, s_cc = (s // item for s in c.strides)
+    direct = s_cc == 1 and s_cr >= n and (count == 1 or c.strides[0] // item >= m * s_cr)
+    target = c if direct else c.copy()
+    ldc = s_cr if direct else n
+    if max(m, n, k, count, la[1], lb[1], ldc) > _vcommon.INT32_MAX:
+        return False
+    op = {_openblas.NO_TRANS: _cublas.OP_N, _openblas.TRANS: _cublas.OP_T}
+    blas = _vendor.get("cublas", c.device.platform)
+    blas.gemm(c.device, c.dtype, count, m, n, k,
+              (a.data.ptr, op[la[0]], la[1], a.strides[0] // item if count > 1 else 0),
+              (b.data.ptr, op[lb[0]], lb[1], b.strides[0] // item if count > 1 else 0),
+              (target.data.ptr, ldc, target.strides[0] // item if count > 1 else 0))
+    if not direct:
+        c[...] = target
+    return True
 
 
 def _openblas_gemm(a: ndarray, b: ndarray, c: ndarray, count: int, m: int, n: int,

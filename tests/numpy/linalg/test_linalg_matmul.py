@@ -121,11 +121,23 @@ def test_bad_input(device, call, exc, match):
         call()
 
 
-def test_backend_table():
-    from openhip.numpy.linalg import backend
+def test_backend_table(monkeypatch):
+    from openhip.numpy import _vendor
+    from openhip.numpy.linalg import _matmul, backend
 
     assert backend("cpu", np.dtype(np.float32), True) == "openhip"
     assert backend("cpu", np.dtype(np.float16), False) == "openhip"
-    with pytest.warns(RuntimeWarning, match="cuBLAS is not wired.*own gemm"):
-        assert backend("nvidia", np.dtype(np.float32), False) == "openhip"
     assert backend("cpu", np.dtype(np.float64), False) in ("openblas", "openhip")
+    assert backend("nvidia", np.dtype(np.float32), True) == "openhip"
+    if _vendor.get("cublas", "nvidia") is not None:  # NVIDIA's wheel is installed
+        for dt in (np.float32, np.complex128, np.float16, ml_dtypes.bfloat16):
+            assert backend("nvidia", np.dtype(dt), False) == "cublas"
+        assert backend("nvidia", np.dtype(np.int32), False) == "openhip"
+    # without the wheel: one warning naming the library, the own gemm serves
+    monkeypatch.setattr(_vendor, "_bindings", {})
+    monkeypatch.setattr(_vendor, "_failed", {"cublas": "cublas was not found (test)"})
+    monkeypatch.setattr(_matmul, "_said", set())
+    with pytest.warns(RuntimeWarning, match="cublas was not found.*own gemm"):
+        assert backend("nvidia", np.dtype(np.float32), False) == "openhip"
+    with pytest.warns(RuntimeWarning, match="rocBLAS .*(not found|not wired).*own gemm"):
+        assert backend("amd", np.dtype(np.float32), False) == "openhip"

@@ -1,0 +1,87 @@
+"""The vendor math libraries behind openhip.numpy on the GPU platforms (one module each).
+
+``get("cublas" | "cufft" | "cusolver", platform)`` returns the loaded binding for a platform, or
+None when the platform has none (the caller's own kernels or the host-staged CPU library serve,
+and :func:`why_missing` says why in its one warning). On nvidia: NVIDIA's cuBLAS, cuFFT and
+cuSOLVER from their wheels, loaded on first use (importing openhip.numpy loads nothing). On
+amd: rocBLAS/rocFFT/rocSOLVER are not wired (``_rocm`` says whether the user's ROCm has them).
+On the CPU platform: none, except inside the test-only :func:`_testing.fake_libraries`, which
+routes the CPU platform through the bindings with a fake library of the same C ABI so that
+their marshalling is tested without a GPU.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from . import _loader, _rocm
+
+__all__ = ["get", "why_missing"]
+
+#: name -> path of a fake library (set only by _testing.fake_libraries)
+_fake: dict[str, str] | None = None
+_bindings: dict[tuple[str, str | None], Any] = {}
+_failed: dict[str, str] = {}
+_lock = threading.Lock()
+
+_LIBRARY_OF = {"cublas": "cuBLAS", "cufft": "cuFFT", "cusolver": "cuSOLVER"}
+_ROCM_OF = {"cublas": "rocblas", "cufft": "rocfft", "cusolver": "rocsolver"}
+
+
+def _binding_class(name: str) -> Any:
+    if name == "cublas":
+        from ._cublas import Cublas
+
+        return Cublas
+    if name == "cufft":
+        from ._cufft import Cufft
+
+        return Cufft
+    if name == "cusolver":
+        from ._cusolver import Cusolver
+
+        return Cusolver
+    raise ValueError(f"unknown vendor library {name!r}")
+
+
+def get(name: str, platform: str) -> Any:
+    """The binding of ``name`` serving ``platform``'s devices, or None (see
+    :func:`why_missing`)."""
+    fake = _fake
+    if platform == "cpu":
+        if fake is None or name not in fake:
+            return None
+        path: str | None = fake[name]
+    elif platform == "nvidia":
+        path = None
+    else:
+        return None
+    key = (name, path)
+    binding = _bindings.get(key)
+    if binding is not None:
+        return binding
+    if path is None and name in _failed:
+        return None
+    with _lock:
+        binding = _bindings.get(key)
+        if binding is None:
+            cls = _binding_class(name)
+            try:
+                lib = _loader.load_library(name, cls.SYMBOLS, path)
+            except _loader.VendorMissing as exc:
+                if path is not None:
+                    raise
+                _failed[name] = str(exc)
+                return None
+            binding = _bindings[key] = cls(lib)
+    return binding
+
+
+def why_missing(name: str, platform: str) -> str:
+    """Why ``get(name, ...)`` gave None on ``platform`` (one line, for a warning)."""
+    if platform == "nvidia":
+        return _failed.get(name, f"{_LIBRARY_OF[name]} is not available")
+    if platform == "amd":
+        return _rocm.status(_ROCM_OF[name])
+    return f"{_LIBRARY_OF.get(name, name)} serves only the nvidia platform"

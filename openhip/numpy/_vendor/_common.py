@@ -1,0 +1,59 @@
+"""What the bindings share: the stream a call goes to, the device's context, scalars."""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+import numpy as np
+
+from ...runtime.stream import resolve_stream
+
+#: cudaDataType_t values
+CUDA_TYPE = {np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.complex64): 4,
+             np.dtype(np.complex128): 5, np.dtype(np.float16): 2}
+CUDA_R_16BF = 14
+
+
+def cuda_type(dtype: np.dtype) -> int:
+    dt = np.dtype(dtype)
+    if dt.name == "bfloat16":
+        return CUDA_R_16BF
+    return CUDA_TYPE[dt]
+
+
+def stream_of(device: Any) -> tuple[Any, int]:
+    """(the thread's current Stream on ``device``, its native handle as an int).
+
+    The device's context is made current first (the libraries call the CUDA runtime, which
+    uses the calling thread's context: the nvidia platform's primary context). On the CPU
+    platform (the fake libraries of the tests) the library runs on the host at once, so the
+    work queued before it is waited for here.
+    """
+    stream = resolve_stream(None, device)
+    activate = getattr(device._platform, "_ctx", None)
+    if device.platform != "cpu" and activate is not None:
+        activate(device._index)
+    if device.platform == "cpu":
+        stream.synchronize()
+    return stream, stream.ptr
+
+
+def scalar(value: complex, dtype: np.dtype) -> Any:
+    """A host scalar of ``dtype`` (complex as two reals) for a by-pointer argument."""
+    dt = np.dtype(dtype)
+    if dt == np.complex64:
+        return (ctypes.c_float * 2)(value.real, value.imag)
+    if dt == np.complex128:
+        return (ctypes.c_double * 2)(value.real, value.imag)
+    if dt == np.float64:
+        return ctypes.c_double(value.real)
+    return ctypes.c_float(value.real)
+
+
+def ptr(x: Any, offset_items: int = 0) -> ctypes.c_void_p:
+    """The device address of an openhip array (plus ``offset_items`` elements)."""
+    return ctypes.c_void_p(x.data.ptr + offset_items * x.dtype.itemsize)
+
+
+INT32_MAX = 2**31 - 1

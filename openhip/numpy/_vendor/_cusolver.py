@@ -1,0 +1,158 @@
+"""cuSOLVER (``libcusolver.so.12``, NVIDIA's ``nvidia-cusolver`` wheel): the nvidia platform's
+dense factorisations.
+
+The routines are LAPACK's, column-major: the callers (``openhip.numpy.linalg._solver``) hand
+them row-major buffers, which cuSOLVER sees transposed, and choose the triangle / ``trans``
+argument accordingly. Each routine's workspace is queried (``*_bufferSize``) and allocated in
+device memory once per call, a batch runs as one call per matrix on the stream with one
+``devInfo`` word each, and the info words are read back once (the caller raises LinAlgError for
+a positive one). One handle per device and stream.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from typing import Any
+
+import numpy as np
+
+from . import _common
+from ._loader import Library, check
+
+_P = {np.dtype(np.float32): "S", np.dtype(np.float64): "D", np.dtype(np.complex64): "C",
+      np.dtype(np.complex128): "Z"}
+
+SYMBOLS = ("cusolverDnCreate", "cusolverDnDestroy", "cusolverDnSetStream") + tuple(
+    f"cusolverDn{p}{r}" for p in "SDCZ" for r in (
+        "potrf_bufferSize", "potrf", "getrf_bufferSize", "getrf", "getrs")) + tuple(
+    f"cusolverDn{p}{r}{s}" for p, r in (("S", "syevd"), ("D", "syevd"), ("C", "heevd"),
+                                        ("Z", "heevd")) for s in ("_bufferSize", ""))
+
+FILL_LOWER, FILL_UPPER = 0, 1
+OP_N, OP_T = 0, 1
+EIG_NOVECTOR, EIG_VECTOR = 0, 1
+
+STATUS = {1: "CUSOLVER_STATUS_NOT_INITIALIZED", 2: "CUSOLVER_STATUS_ALLOC_FAILED",
+          3: "CUSOLVER_STATUS_INVALID_VALUE", 4: "CUSOLVER_STATUS_ARCH_MISMATCH",
+          6: "CUSOLVER_STATUS_EXECUTION_FAILED", 7: "CUSOLVER_STATUS_INTERNAL_ERROR",
+          8: "CUSOLVER_STATUS_MATRIX_TYPE_NOT_SUPPORTED", 9: "CUSOLVER_STATUS_NOT_SUPPORTED"}
+
+_I = ctypes.c_int
+
+
+class Cusolver:
+    """cuSOLVER's dense routines on openhip arrays (see the module's docstring).
+
+    Every routine takes contiguous buffers holding ``batch`` matrices one after another and
+    returns the ``devInfo`` words (a numpy int array, one per matrix).
+    """
+
+    SYMBOLS = SYMBOLS
+
+    def __init__(self, lib: Library) -> None:
+        self.lib = lib
+        self._handles: dict[tuple[int, int], ctypes.c_void_p] = {}
+
+    def _handle(self, device: Any, stream_ptr: int) -> ctypes.c_void_p:
+        key = (device.id, stream_ptr)
+        h = self._handles.get(key)
+        if h is None:
+            h = ctypes.c_void_p()
+            check(self.lib.fn("cusolverDnCreate")(ctypes.byref(h)), "cusolverDnCreate", STATUS)
+            check(self.lib.fn("cusolverDnSetStream")(h, ctypes.c_void_p(stream_ptr)),
+                  "cusolverDnSetStream", STATUS)
+            self._handles[key] = h
+        return h
+
+    def _run(self, device: Any, calls) -> np.ndarray:
+        """Run ``calls(call)`` under the library's lock on the thread's stream; it returns
+        (the device int32 info array, the workspace), both kept until the info words are read
+        back (which waits for the stream)."""
+        _, sptr = _common.stream_of(device)
+        with self.lib.lock:
+            h = self._handle(device, sptr)
+
+            def call(routine: str, *args: Any) -> None:
+                check(self.lib.fn(routine)(h, *args), routine, STATUS)
+
+            info, work = calls(call)
+        words = info.get()
+        del work
+        return words
+
+    @staticmethod
+    def _buffers(device: Any, dtype: np.dtype, lwork: int, batch: int) -> tuple[Any, Any]:
+        from .. import empty, zeros
+
+        return (empty((max(lwork, 1),), dtype=dtype, device=device),
+                zeros((batch,), dtype=np.int32, device=device))
+
+    def potrf(self, device: Any, a: Any, n: int, batch: int, uplo: int) -> np.ndarray:
+        """Cholesky factors in place (column-major triangle ``uplo``)."""
+        p = _P[a.dtype]
+
+        def calls(call):
+            lwork = _I()
+            call(f"cusolverDn{p}potrf_bufferSize", _I(uplo), _I(n), _common.ptr(a), _I(n),
+                 ctypes.byref(lwork))
+            work, info = self._buffers(device, a.dtype, lwork.value, batch)
+            for z in range(batch):
+                call(f"cusolverDn{p}potrf", _I(uplo), _I(n), _common.ptr(a, z * n * n), _I(n),
+                     _common.ptr(work), _I(lwork.value), _common.ptr(info, z))
+            return info, work
+
+        return self._run(device, calls)
+
+    def getrf(self, device: Any, a: Any, ipiv: Any, n: int, batch: int) -> np.ndarray:
+        """LU factors with partial pivoting in place; ``ipiv`` (batch, n) int32, 1-based."""
+        p = _P[a.dtype]
+
+        def calls(call):
+            lwork = _I()
+            call(f"cusolverDn{p}getrf_bufferSize", _I(n), _I(n), _common.ptr(a), _I(n),
+                 ctypes.byref(lwork))
+            work, info = self._buffers(device, a.dtype, lwork.value, batch)
+            for z in range(batch):
+                call(f"cusolverDn{p}getrf", _I(n), _I(n), _common.ptr(a, z * n * n), _I(n),
+                     _common.ptr(work), _common.ptr(ipiv, z * n), _common.ptr(info, z))
+            return info, work
+
+        return self._run(device, calls)
+
+    def getrs(self, device: Any, trans: int, a: Any, ipiv: Any, b: Any, n: int, nrhs: int,
+              batch: int) -> np.ndarray:
+        """``op(A) X = B`` from getrf's factors; B (column-major n x nrhs each) overwritten."""
+        p = _P[a.dtype]
+
+        def calls(call):
+            from .. import zeros
+
+            info = zeros((batch,), dtype=np.int32, device=device)
+            for z in range(batch):
+                call(f"cusolverDn{p}getrs", _I(trans), _I(n), _I(nrhs),
+                     _common.ptr(a, z * n * n), _I(n), _common.ptr(ipiv, z * n),
+                     _common.ptr(b, z * n * nrhs), _I(n), _common.ptr(info, z))
+            return info, None
+
+        return self._run(device, calls)
+
+    def evd(self, device: Any, a: Any, w: Any, n: int, batch: int, vectors: bool,
+            uplo: int) -> np.ndarray:
+        """syevd/heevd: eigenvalues ascending into ``w`` (batch, n); with ``vectors`` the
+        eigenvectors overwrite ``a`` (column-major columns)."""
+        p = _P[a.dtype]
+        name = f"cusolverDn{p}{'heevd' if a.dtype.kind == 'c' else 'syevd'}"
+        jobz = EIG_VECTOR if vectors else EIG_NOVECTOR
+
+        def calls(call):
+            lwork = _I()
+            call(f"{name}_bufferSize", _I(jobz), _I(uplo), _I(n), _common.ptr(a), _I(n),
+                 _common.ptr(w), ctypes.byref(lwork))
+            work, info = self._buffers(device, a.dtype, lwork.value, batch)
+            for z in range(batch):
+                call(name, _I(jobz), _I(uplo), _I(n), _common.ptr(a, z * n * n), _I(n),
+                     _common.ptr(w, z * n), _common.ptr(work), _I(lwork.value),
+                     _common.ptr(info, z))
+            return info, work
+
+        return self._run(device, calls)

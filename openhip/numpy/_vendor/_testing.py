@@ -1,0 +1,59 @@
+"""Test-only: run the CPU platform's matmul/fft/linalg through the vendor bindings.
+
+``with fake_libraries(path):`` makes :func:`openhip.numpy._vendor.get` serve the CPU platform
+with the library at ``path`` (one file exporting the cuBLAS, cuFFT and cuSOLVER symbols the
+bindings call, e.g. the tests' fake_cuda_libs.cpp) in place of cuBLAS/cuFFT/cuSOLVER, so the
+marshalling (operand order, transposes, leading dimensions, batch strides, plans, workspaces,
+info codes, the stream argument) is checked against numpy without a GPU. Not a user-facing
+platform switch.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import subprocess
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+NAMES = ("cublas", "cufft", "cusolver")
+
+
+@contextlib.contextmanager
+def fake_libraries(path: str, names: Sequence[str] = NAMES) -> Iterator[None]:
+    """Inside, the CPU platform uses the library at ``path`` for each of ``names``."""
+    from .. import _vendor
+
+    previous = _vendor._fake
+    _vendor._fake = {name: str(path) for name in names}
+    try:
+        yield
+    finally:
+        _vendor._fake = previous
+
+
+def build_fake(source: str | Path, out_dir: str | Path) -> Path:
+    """Compile the fake library ``source`` (C++) into ``out_dir`` with g++ and hand it the
+    LAPACK numpy ships when it is the ILP64 scipy-openblas (the fake's cuSOLVER routines call
+    it; see :func:`has_lapack`); the path of the shared object."""
+    from ..linalg import _openblas
+
+    out = Path(out_dir) / "libfake_cuda_libs.so"
+    subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-o", str(out), str(source), "-ldl"],
+                   check=True, capture_output=True, text=True)
+    lib = ctypes.CDLL(str(out))
+    blas = _openblas.load()
+    if blas is not None and blas.int is ctypes.c_int64:
+        prefix = blas.prefix.encode()
+        suffix = ("_" + blas.suffix).encode()  # Fortran LAPACK: scipy_dgetrf_64_
+        if lib.fake_set_lapack(blas.path.encode(), prefix, suffix) != 0:
+            raise OSError(f"the fake library could not open {blas.path}")
+    return out
+
+
+def has_lapack() -> bool:
+    """Whether :func:`build_fake` can give the fake its LAPACK (numpy's ILP64 OpenBLAS)."""
+    from ..linalg import _openblas
+
+    blas = _openblas.load()
+    return blas is not None and blas.int is ctypes.c_int64

@@ -1,0 +1,157 @@
+"""The cuFFT binding (openhip/numpy/_vendor/_cufft.py, fft/_vendor_path.py) against numpy,
+without a GPU: the CPU platform routed through it with the fake library of
+tests/numpy/linalg/fake_cuda_libs.cpp (cufftPlanMany/Exec* as cuFFT defines them, a plain DFT
+on host memory; its C2R overwrites its input as cuFFT's may). Checks every transform, n
+(cut/padded), axis/axes/s, the three norms, both precisions, odd and prime lengths, strided
+operands, the plan cache and the stream.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import shutil
+import warnings
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import openhip
+import openhip.numpy as hnp
+from openhip.numpy._vendor import _cufft, _testing
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ for the fake")
+
+RNG = np.random.default_rng(21)
+SRC = Path(__file__).parents[1] / "linalg" / "fake_cuda_libs.cpp"
+
+
+@pytest.fixture(scope="module")
+def fake(tmp_path_factory):
+    path = _testing.build_fake(SRC, tmp_path_factory.mktemp("fake_cufft"))
+    lib = ctypes.CDLL(str(path))
+    lib.fake_last_stream.restype = ctypes.c_void_p
+    lib.fake_calls.restype = ctypes.c_long
+    with _testing.fake_libraries(path, names=("cufft",)):
+        yield lib
+
+
+def _c(shape, dtype=np.complex128):
+    return (RNG.standard_normal(shape) + 1j * RNG.standard_normal(shape)).astype(dtype)
+
+
+def _r(shape, dtype=np.float64):
+    return RNG.standard_normal(shape).astype(dtype)
+
+
+def _close(got, want, single):
+    assert got.shape == want.shape, (got.shape, want.shape)
+    assert got.dtype == want.dtype, (got.dtype, want.dtype)
+    scale = max(1.0, float(np.abs(want).max(initial=0)))
+    tol = 2e-5 if single else 1e-11
+    np.testing.assert_allclose(got, want, atol=tol * scale, rtol=tol)
+
+
+CASES = [
+    ("fft", "c", (3, 10), {}), ("fft", "c", (10,), {"n": 7}), ("fft", "c", (4, 6), {"n": 9}),
+    ("fft", "c", (5, 4, 3), {"axis": 1}), ("fft", "c", (6, 5), {"axis": 0, "norm": "ortho"}),
+    ("fft", "r", (2, 13), {"norm": "forward"}), ("ifft", "c", (3, 12), {}),
+    ("ifft", "c", (7,), {"n": 11, "norm": "ortho"}), ("ifft", "c", (4, 5), {"norm": "forward"}),
+    ("rfft", "r", (4, 9), {}), ("rfft", "r", (6, 5, 2), {"axis": 1, "n": 8}),
+    ("rfft", "r", (16,), {"norm": "ortho"}), ("irfft", "c", (3, 6), {}),
+    ("irfft", "c", (3, 6), {"n": 11}), ("irfft", "c", (5, 4), {"axis": 0, "n": 6}),
+    ("irfft", "c", (7,), {"norm": "forward"}), ("fftn", "c", (3, 4, 5), {}),
+    ("fftn", "c", (3, 4, 5), {"axes": (0, 2), "s": (4, 3)}),
+    ("ifftn", "c", (4, 6), {"norm": "ortho"}), ("rfftn", "r", (4, 5, 6), {}),
+    ("rfftn", "r", (4, 5, 6), {"axes": (1, 0), "s": (6, 3)}), ("irfftn", "c", (4, 5, 4), {}),
+    ("irfftn", "c", (4, 5), {"axes": (0, 1), "s": (3, 7), "norm": "forward"}),
+    ("hfft", "c", (3, 5), {}), ("hfft", "c", (6,), {"n": 9, "norm": "ortho"}),
+    ("ihfft", "r", (4, 7), {}), ("ihfft", "r", (8,), {"n": 5, "norm": "forward"}),
+]
+
+
+@pytest.mark.parametrize("name,kind,shape,kw", CASES,
+                         ids=[f"{c[0]}-{c[2]}-{'-'.join(f'{k}{v}' for k, v in c[3].items())}"
+                              for c in CASES])
+@pytest.mark.parametrize("single", [False, True], ids=["double", "single"])
+def test_transforms_against_numpy(fake, name, kind, shape, kw, single):
+    if kind == "c":
+        x = _c(shape, np.complex64 if single else np.complex128)
+    else:
+        x = _r(shape, np.float32 if single else np.float64)
+    before = fake.fake_calls(3)
+    got = getattr(hnp.fft, name)(hnp.asarray(x), **kw).get()
+    want = getattr(np.fft, name)(x, **kw)
+    _close(got, want, single)
+    assert fake.fake_calls(3) > before, "the cuFFT binding was not called"
+
+
+@pytest.mark.parametrize("n", [1, 2, 17, 97, 128, 210])
+def test_lengths(fake, n):
+    x = _c((2, n))
+    _close(hnp.fft.fft(hnp.asarray(x)).get(), np.fft.fft(x), False)
+    r = _r((3, n))
+    _close(hnp.fft.rfft(hnp.asarray(r)).get(), np.fft.rfft(r), False)
+    h = np.fft.rfft(r)
+    _close(hnp.fft.irfft(hnp.asarray(h), n=n).get(), np.fft.irfft(h, n=n), False)
+
+
+def test_strided_and_integer_operands(fake):
+    x = _c((6, 8, 10))
+    xd = hnp.asarray(x)
+    _close(hnp.fft.fft(xd[:, ::2, 1:9], axis=2).get(), np.fft.fft(x[:, ::2, 1:9], axis=2),
+           False)
+    _close(hnp.fft.ifft(xd.mT[::-1], axis=1).get(), np.fft.ifft(x.mT[::-1], axis=1), False)
+    i = RNG.integers(-5, 5, (4, 6)).astype(np.int32)
+    _close(hnp.fft.fft(hnp.asarray(i)).get(), np.fft.fft(i), False)
+    _close(hnp.fft.rfft(hnp.asarray(i), axis=0).get(), np.fft.rfft(i, axis=0), False)
+
+
+def test_c2r_leaves_the_input_alone(fake):
+    h = _c((3, 5))
+    hd = hnp.asarray(h)
+    got = hnp.fft.irfft(hd).get()
+    _close(got, np.fft.irfft(h), False)
+    np.testing.assert_array_equal(hd.get(), h)  # the fake scribbles on what C2R was given
+    hnp.fft.irfftn(hd)
+    np.testing.assert_array_equal(hd.get(), h)
+
+
+def test_plans_are_cached_and_streams_followed(fake):
+    x = hnp.asarray(_c((4, 33)))
+    hnp.fft.fft(x)
+    plans = fake.fake_calls(2)
+    hnp.fft.fft(x)
+    hnp.fft.ifft(x)  # same plan (C2C, n, batch), the other direction
+    assert fake.fake_calls(2) == plans
+    assert (fake.fake_last_stream() or 0) == 0
+    s = openhip.Stream()
+    with s:
+        y = hnp.fft.fft(x)
+    assert fake.fake_last_stream() == s.ptr and s.ptr != 0
+    assert fake.fake_calls(2) == plans + 1  # a plan per stream
+    s.synchronize()
+    _close(y.get(), np.fft.fft(x.get()), False)
+
+
+def test_plan_cache_is_bounded(fake):
+    lib = hnp.fft._vendor_path.library(hnp.asarray([1.0]))
+    for n in range(2, 2 + _cufft.PLAN_CACHE + 5):
+        hnp.fft.fft(hnp.asarray(_c((n,))))
+    assert len(lib._plans) <= _cufft.PLAN_CACHE
+
+
+def test_bad_input(fake):
+    with pytest.raises(ValueError, match="Invalid norm"):
+        hnp.fft.fft(hnp.asarray(_c((4,))), norm="sideways")
+    with pytest.raises(ValueError, match="invalid number of data points"):
+        hnp.fft.fft(hnp.asarray(_c((4,))), n=0)
+    with pytest.raises(ValueError, match="Invalid number of FFT data points"):
+        hnp.fft.fft(hnp.zeros((3, 0), dtype=hnp.complex64))
+    with pytest.raises(TypeError, match="real-valued"):
+        hnp.fft.rfft(hnp.asarray(_c((4,))))
+    with pytest.raises(np.exceptions.AxisError):
+        hnp.fft.fft(hnp.asarray(_c((4,))), axis=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no staging warning on the vendor path
+        hnp.fft.fft(hnp.asarray(_c((4,))))

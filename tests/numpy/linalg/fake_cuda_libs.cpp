@@ -1,0 +1,471 @@
+// A fake cuBLAS + cuFFT + cuSOLVER for the tests of openhip.numpy's vendor bindings.
+//
+// It exports the C ABI symbols openhip/numpy/_vendor/_cublas.py, _cufft.py and _cusolver.py
+// call, with the documented column-major semantics, on host memory (the CPU platform's device
+// memory is host memory). gemm and the DFT are plain loops (double accumulation); the solver
+// routines are LAPACK's (the ILP64 OpenBLAS numpy ships, handed in by fake_set_lapack), which is
+// what cuSOLVER's dense routines compute. Arguments are validated as the real libraries do
+// (leading dimensions, ops, workspace sizes), so a marshalling error shows as a status or a
+// wrong number. fake_last_stream() / fake_calls() let the tests see the stream each call ran
+// on and that the fake was called at all. Built by the tests with g++ -shared.
+#include <dlfcn.h>
+
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <complex>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+typedef std::complex<float> cf;
+typedef std::complex<double> cd;
+
+static void *g_last_stream = (void *)(intptr_t)-1;
+static long g_calls[8];  // 0 gemm, 1 gemmEx, 2 fft plan, 3 fft exec, 4 solver
+
+extern "C" void *fake_last_stream() { return g_last_stream; }
+extern "C" long fake_calls(int i) { return g_calls[i]; }
+extern "C" void fake_reset() {
+  memset(g_calls, 0, sizeof g_calls);
+  g_last_stream = (void *)(intptr_t)-1;
+}
+
+// ---- scalars ------------------------------------------------------------------------------
+static inline double to_acc(float x) { return x; }
+static inline double to_acc(double x) { return x; }
+static inline cd to_acc(cf x) { return cd(x.real(), x.imag()); }
+static inline cd to_acc(cd x) { return x; }
+static inline double to_acc(_Float16 x) { return (double)(float)x; }
+struct bf16 { uint16_t bits; };
+static inline double to_acc(bf16 x) {
+  uint32_t u = (uint32_t)x.bits << 16;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+template <class T> static inline T from_acc(double v);
+template <> inline float from_acc<float>(double v) { return (float)v; }
+template <> inline double from_acc<double>(double v) { return v; }
+template <> inline _Float16 from_acc<_Float16>(double v) { return (_Float16)(float)v; }
+template <> inline bf16 from_acc<bf16>(double v) {
+  float f = (float)v;
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  u += 0x7FFF + ((u >> 16) & 1);  // round to nearest even
+  return bf16{(uint16_t)(u >> 16)};
+}
+static inline cf from_accc(cd v, cf *) { return cf((float)v.real(), (float)v.imag()); }
+static inline cd from_accc(cd v, cd *) { return v; }
+static inline double conj_if(double x) { return x; }
+static inline cd conj_if(cd x) { return std::conj(x); }
+
+// ---- cuBLAS -------------------------------------------------------------------------------
+enum { CUBLAS_OK = 0, CUBLAS_INVALID_VALUE = 7, CUBLAS_NOT_SUPPORTED = 15 };
+struct BlasHandle { void *stream; };
+
+extern "C" int cublasCreate_v2(BlasHandle **h) {
+  *h = new BlasHandle{nullptr};
+  return 0;
+}
+extern "C" int cublasDestroy_v2(BlasHandle *h) {
+  delete h;
+  return 0;
+}
+extern "C" int cublasSetStream_v2(BlasHandle *h, void *s) {
+  h->stream = s;
+  return 0;
+}
+
+static bool gemm_args_ok(int ta, int tb, int m, int n, int k, int lda, int ldb, int ldc,
+                         int batch) {
+  if (ta < 0 || ta > 2 || tb < 0 || tb > 2 || m < 0 || n < 0 || k < 0 || batch < 0)
+    return false;
+  int ra = ta == 0 ? m : k, rb = tb == 0 ? k : n;
+  return lda >= (ra > 1 ? ra : 1) && ldb >= (rb > 1 ? rb : 1) && ldc >= (m > 1 ? m : 1);
+}
+
+// C[i + j*ldc] = alpha * sum_l op(A)(i,l) op(B)(l,j) + beta * C  (column-major)
+template <class T, class Acc, class Store>
+static void gemm_loop(int ta, int tb, int m, int n, int k, Acc alpha, const T *A, int lda,
+                      long long sA, const T *B, int ldb, long long sB, Acc beta, T *C, int ldc,
+                      long long sC, int batch, Store store) {
+  for (int z = 0; z < batch; z++) {
+    const T *a = A + z * sA, *b = B + z * sB;
+    T *c = C + z * sC;
+    for (int j = 0; j < n; j++)
+      for (int i = 0; i < m; i++) {
+        Acc acc = Acc(0);
+        for (int l = 0; l < k; l++) {
+          Acc x = ta == 0 ? to_acc(a[i + (long long)l * lda]) : to_acc(a[l + (long long)i * lda]);
+          Acc y = tb == 0 ? to_acc(b[l + (long long)j * ldb]) : to_acc(b[j + (long long)l * ldb]);
+          if (ta == 2) x = conj_if(x);
+          if (tb == 2) y = conj_if(y);
+          acc += x * y;
+        }
+        T *out = &c[i + (long long)j * ldc];
+        Acc v = alpha * acc;
+        if (beta != Acc(0)) v += beta * to_acc(*out);
+        *out = store(v);
+      }
+  }
+}
+
+#define REAL_GEMM(NAME, T)                                                                  \
+  extern "C" int NAME(BlasHandle *h, int ta, int tb, int m, int n, int k, const T *alpha,   \
+                      const T *A, int lda, long long sA, const T *B, int ldb, long long sB, \
+                      const T *beta, T *C, int ldc, long long sC, int batch) {              \
+    g_calls[0]++;                                                                           \
+    g_last_stream = h->stream;                                                              \
+    if (!gemm_args_ok(ta, tb, m, n, k, lda, ldb, ldc, batch)) return CUBLAS_INVALID_VALUE;  \
+    gemm_loop(ta, tb, m, n, k, (double)*alpha, A, lda, sA, B, ldb, sB, (double)*beta, C,    \
+              ldc, sC, batch, [](double v) { return from_acc<T>(v); });                     \
+    return 0;                                                                               \
+  }
+REAL_GEMM(cublasSgemmStridedBatched, float)
+REAL_GEMM(cublasDgemmStridedBatched, double)
+
+#define CPLX_GEMM(NAME, T)                                                                  \
+  extern "C" int NAME(BlasHandle *h, int ta, int tb, int m, int n, int k, const T *alpha,   \
+                      const T *A, int lda, long long sA, const T *B, int ldb, long long sB, \
+                      const T *beta, T *C, int ldc, long long sC, int batch) {              \
+    g_calls[0]++;                                                                           \
+    g_last_stream = h->stream;                                                              \
+    if (!gemm_args_ok(ta, tb, m, n, k, lda, ldb, ldc, batch)) return CUBLAS_INVALID_VALUE;  \
+    gemm_loop(ta, tb, m, n, k, to_acc(*alpha), A, lda, sA, B, ldb, sB, to_acc(*beta), C,    \
+              ldc, sC, batch, [](cd v) { return from_accc(v, (T *)nullptr); });             \
+    return 0;                                                                               \
+  }
+CPLX_GEMM(cublasCgemmStridedBatched, cf)
+CPLX_GEMM(cublasZgemmStridedBatched, cd)
+
+enum { CUDA_R_32F = 0, CUDA_R_16F = 2, CUDA_R_16BF = 14, CUBLAS_COMPUTE_32F = 68 };
+
+extern "C" int cublasGemmStridedBatchedEx(BlasHandle *h, int ta, int tb, int m, int n, int k,
+                                          const void *alpha, const void *A, int Atype, int lda,
+                                          long long sA, const void *B, int Btype, int ldb,
+                                          long long sB, const void *beta, void *C, int Ctype,
+                                          int ldc, long long sC, int batch, int compute,
+                                          int algo) {
+  g_calls[1]++;
+  g_last_stream = h->stream;
+  (void)algo;
+  if (Atype != Btype || Btype != Ctype || compute != CUBLAS_COMPUTE_32F)
+    return CUBLAS_NOT_SUPPORTED;
+  if (!gemm_args_ok(ta, tb, m, n, k, lda, ldb, ldc, batch)) return CUBLAS_INVALID_VALUE;
+  double al = *(const float *)alpha, be = *(const float *)beta;
+  if (Ctype == CUDA_R_16F)
+    gemm_loop(ta, tb, m, n, k, al, (const _Float16 *)A, lda, sA, (const _Float16 *)B, ldb, sB,
+              be, (_Float16 *)C, ldc, sC, batch,
+              [](double v) { return from_acc<_Float16>((float)v); });
+  else if (Ctype == CUDA_R_16BF)
+    gemm_loop(ta, tb, m, n, k, al, (const bf16 *)A, lda, sA, (const bf16 *)B, ldb, sB, be,
+              (bf16 *)C, ldc, sC, batch, [](double v) { return from_acc<bf16>((float)v); });
+  else
+    return CUBLAS_NOT_SUPPORTED;
+  return 0;
+}
+
+// ---- cuFFT --------------------------------------------------------------------------------
+enum { CUFFT_R2C = 0x2a, CUFFT_C2R = 0x2c, CUFFT_C2C = 0x29, CUFFT_D2Z = 0x6a,
+       CUFFT_Z2D = 0x6c, CUFFT_Z2Z = 0x69 };
+enum { CUFFT_INVALID_PLAN = 1, CUFFT_INVALID_TYPE = 3, CUFFT_INVALID_VALUE = 4,
+       CUFFT_INVALID_SIZE = 8 };
+struct FftPlan {
+  int n, istride, idist, ostride, odist, type, batch;
+  void *stream;
+  bool live;
+};
+static std::vector<FftPlan> g_plans;
+
+extern "C" int cufftPlanMany(int *plan, int rank, int *n, int *inembed, int istride, int idist,
+                             int *onembed, int ostride, int odist, int type, int batch) {
+  g_calls[2]++;
+  if (rank != 1) return CUFFT_INVALID_VALUE;  // the bindings use one-dimensional plans
+  if (n[0] < 1 || batch < 1) return CUFFT_INVALID_SIZE;
+  if (type != CUFFT_R2C && type != CUFFT_C2R && type != CUFFT_C2C && type != CUFFT_D2Z &&
+      type != CUFFT_Z2D && type != CUFFT_Z2Z)
+    return CUFFT_INVALID_TYPE;
+  FftPlan p{n[0], 1, 0, 1, 0, type, batch, nullptr, true};
+  bool r2c = type == CUFFT_R2C || type == CUFFT_D2Z, c2r = type == CUFFT_C2R || type == CUFFT_Z2D;
+  int nin = c2r ? n[0] / 2 + 1 : n[0], nout = r2c ? n[0] / 2 + 1 : n[0];
+  if (inembed == nullptr || onembed == nullptr) {  // the basic layout: contiguous batches
+    p.idist = nin;
+    p.odist = nout;
+  } else {
+    if (istride < 1 || ostride < 1) return CUFFT_INVALID_VALUE;
+    p.istride = istride;
+    p.idist = idist;
+    p.ostride = ostride;
+    p.odist = odist;
+  }
+  g_plans.push_back(p);
+  *plan = (int)g_plans.size() - 1;
+  return 0;
+}
+static FftPlan *get_plan(int plan) {
+  if (plan < 0 || plan >= (int)g_plans.size() || !g_plans[plan].live) return nullptr;
+  return &g_plans[plan];
+}
+extern "C" int cufftSetStream(int plan, void *stream) {
+  FftPlan *p = get_plan(plan);
+  if (!p) return CUFFT_INVALID_PLAN;
+  p->stream = stream;
+  return 0;
+}
+extern "C" int cufftDestroy(int plan) {
+  FftPlan *p = get_plan(plan);
+  if (!p) return CUFFT_INVALID_PLAN;
+  p->live = false;
+  return 0;
+}
+
+static inline cd twiddle(long long jk, int n, int sign) {
+  double a = 2.0 * M_PI * (double)(jk % n) / n;
+  return cd(cos(a), sign * sin(a));
+}
+
+template <class C>
+static int exec_c2c(int plan, const C *in, C *out, int dir, int want) {
+  FftPlan *p = get_plan(plan);
+  if (!p) return CUFFT_INVALID_PLAN;
+  if (p->type != want || (dir != -1 && dir != 1)) return CUFFT_INVALID_VALUE;
+  g_calls[3]++;
+  g_last_stream = p->stream;
+  int n = p->n;
+  std::vector<cd> x(n), y(n);
+  for (int b = 0; b < p->batch; b++) {
+    for (int j = 0; j < n; j++) x[j] = to_acc(in[(long long)b * p->idist + (long long)j * p->istride]);
+    for (int k = 0; k < n; k++) {
+      cd s = 0;
+      for (int j = 0; j < n; j++) s += x[j] * twiddle((long long)j * k, n, dir);
+      y[k] = s;
+    }
+    for (int k = 0; k < n; k++)
+      out[(long long)b * p->odist + (long long)k * p->ostride] = from_accc(y[k], (C *)nullptr);
+  }
+  return 0;
+}
+template <class R, class C>
+static int exec_r2c(int plan, const R *in, C *out, int want) {
+  FftPlan *p = get_plan(plan);
+  if (!p) return CUFFT_INVALID_PLAN;
+  if (p->type != want) return CUFFT_INVALID_VALUE;
+  g_calls[3]++;
+  g_last_stream = p->stream;
+  int n = p->n, h = n / 2 + 1;
+  std::vector<double> x(n);
+  for (int b = 0; b < p->batch; b++) {
+    for (int j = 0; j < n; j++) x[j] = in[(long long)b * p->idist + (long long)j * p->istride];
+    for (int k = 0; k < h; k++) {
+      cd s = 0;
+      for (int j = 0; j < n; j++) s += x[j] * twiddle((long long)j * k, n, -1);
+      out[(long long)b * p->odist + (long long)k * p->ostride] = from_accc(s, (C *)nullptr);
+    }
+  }
+  return 0;
+}
+// x[t] = sum over the Hermitian extension of X (imaginary parts of X[0] and X[n/2] ignored);
+// afterwards the input is overwritten, as cuFFT's out-of-place C2R may do.
+template <class C, class R>
+static int exec_c2r(int plan, C *in, R *out, int want) {
+  FftPlan *p = get_plan(plan);
+  if (!p) return CUFFT_INVALID_PLAN;
+  if (p->type != want) return CUFFT_INVALID_VALUE;
+  g_calls[3]++;
+  g_last_stream = p->stream;
+  int n = p->n, h = n / 2 + 1;
+  std::vector<cd> X(h);
+  for (int b = 0; b < p->batch; b++) {
+    for (int k = 0; k < h; k++) X[k] = to_acc(in[(long long)b * p->idist + (long long)k * p->istride]);
+    for (int t = 0; t < n; t++) {
+      double s = X[0].real();
+      int top = (n % 2 == 0) ? h - 1 : h;
+      for (int k = 1; k < top; k++) s += 2.0 * (X[k] * twiddle((long long)k * t, n, 1)).real();
+      if (n % 2 == 0 && n > 1) s += X[h - 1].real() * ((t % 2) ? -1.0 : 1.0);
+      out[(long long)b * p->odist + (long long)t * p->ostride] = (R)s;
+    }
+  }
+  for (int b = 0; b < p->batch; b++)
+    for (int k = 0; k < h; k++)
+      in[(long long)b * p->idist + (long long)k * p->istride] =
+          C(std::numeric_limits<R>::quiet_NaN(), 0);
+  return 0;
+}
+extern "C" int cufftExecC2C(int plan, cf *in, cf *out, int dir) {
+  return exec_c2c(plan, in, out, dir, CUFFT_C2C);
+}
+extern "C" int cufftExecZ2Z(int plan, cd *in, cd *out, int dir) {
+  return exec_c2c(plan, in, out, dir, CUFFT_Z2Z);
+}
+extern "C" int cufftExecR2C(int plan, float *in, cf *out) { return exec_r2c(plan, in, out, CUFFT_R2C); }
+extern "C" int cufftExecD2Z(int plan, double *in, cd *out) { return exec_r2c(plan, in, out, CUFFT_D2Z); }
+extern "C" int cufftExecC2R(int plan, cf *in, float *out) { return exec_c2r(plan, in, out, CUFFT_C2R); }
+extern "C" int cufftExecZ2D(int plan, cd *in, double *out) { return exec_c2r(plan, in, out, CUFFT_Z2D); }
+
+// ---- cuSOLVER (LAPACK underneath) -----------------------------------------------------------
+typedef int64_t li;  // ILP64 LAPACK integers
+static void *g_lapack;
+static char g_prefix[32], g_suffix[32];
+extern "C" int fake_set_lapack(const char *path, const char *prefix, const char *suffix) {
+  g_lapack = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  snprintf(g_prefix, sizeof g_prefix, "%s", prefix);
+  snprintf(g_suffix, sizeof g_suffix, "%s", suffix);
+  return g_lapack ? 0 : 1;
+}
+static void *lapack(const char *name) {
+  char full[96];
+  snprintf(full, sizeof full, "%s%s%s", g_prefix, name, g_suffix);
+  full[strlen(g_prefix)] = (char)tolower(full[strlen(g_prefix)]);
+  return g_lapack ? dlsym(g_lapack, full) : nullptr;
+}
+enum { CUSOLVER_OK = 0, CUSOLVER_NOT_INITIALIZED = 1, CUSOLVER_INVALID_VALUE = 3,
+       CUSOLVER_INTERNAL_ERROR = 7 };
+struct SolverHandle { void *stream; };
+extern "C" int cusolverDnCreate(SolverHandle **h) {
+  *h = new SolverHandle{nullptr};
+  return 0;
+}
+extern "C" int cusolverDnDestroy(SolverHandle *h) {
+  delete h;
+  return 0;
+}
+extern "C" int cusolverDnSetStream(SolverHandle *h, void *s) {
+  h->stream = s;
+  return 0;
+}
+static int fake_lwork(int n) { return 16 + n; }  // the workspace the fake asks for (elements)
+static int enter(SolverHandle *h) {
+  g_calls[4]++;
+  g_last_stream = h->stream;
+  return g_lapack ? 0 : CUSOLVER_NOT_INITIALIZED;
+}
+
+// potrf: uplo CUBLAS_FILL_MODE_LOWER (0) / UPPER (1)
+#define POTRF(P, T)                                                                           \
+  extern "C" int cusolverDn##P##potrf_bufferSize(SolverHandle *h, int uplo, int n, T *A,      \
+                                                 int lda, int *lwork) {                       \
+    (void)h; (void)uplo; (void)A;                                                             \
+    if (n < 0 || lda < (n > 1 ? n : 1)) return CUSOLVER_INVALID_VALUE;                        \
+    *lwork = fake_lwork(n);                                                                   \
+    return 0;                                                                                 \
+  }                                                                                           \
+  extern "C" int cusolverDn##P##potrf(SolverHandle *h, int uplo, int n, T *A, int lda,        \
+                                      T *work, int lwork, int *info) {                        \
+    if (int e = enter(h)) return e;                                                           \
+    if (n < 0 || lda < (n > 1 ? n : 1) || lwork < fake_lwork(n) || !work || (uplo >> 1))      \
+      return CUSOLVER_INVALID_VALUE;                                                          \
+    typedef void (*F)(const char *, li *, T *, li *, li *, size_t);                           \
+    F f = (F)lapack(#P "potrf");                                                              \
+    if (!f) return CUSOLVER_INTERNAL_ERROR;                                                   \
+    char u = uplo ? 'U' : 'L';                                                                \
+    li nn = n, ll = lda, inf = 0;                                                             \
+    f(&u, &nn, A, &ll, &inf, 1);                                                              \
+    *info = (int)inf;                                                                         \
+    return 0;                                                                                 \
+  }
+POTRF(S, float) POTRF(D, double) POTRF(C, cf) POTRF(Z, cd)
+
+#define GETRF(P, T)                                                                           \
+  extern "C" int cusolverDn##P##getrf_bufferSize(SolverHandle *h, int m, int n, T *A,         \
+                                                 int lda, int *lwork) {                       \
+    (void)h; (void)A;                                                                         \
+    if (m < 0 || n < 0 || lda < (m > 1 ? m : 1)) return CUSOLVER_INVALID_VALUE;               \
+    *lwork = fake_lwork(n);                                                                   \
+    return 0;                                                                                 \
+  }                                                                                           \
+  extern "C" int cusolverDn##P##getrf(SolverHandle *h, int m, int n, T *A, int lda, T *work,  \
+                                      int *ipiv, int *info) {                                 \
+    if (int e = enter(h)) return e;                                                           \
+    if (m < 0 || n < 0 || lda < (m > 1 ? m : 1) || !work) return CUSOLVER_INVALID_VALUE;      \
+    typedef void (*F)(li *, li *, T *, li *, li *, li *);                                     \
+    F f = (F)lapack(#P "getrf");                                                              \
+    if (!f) return CUSOLVER_INTERNAL_ERROR;                                                   \
+    li mm = m, nn = n, ll = lda, inf = 0;                                                     \
+    std::vector<li> piv((m < n ? m : n) + 1);                                                 \
+    f(&mm, &nn, A, &ll, piv.data(), &inf);                                                    \
+    if (ipiv)                                                                                 \
+      for (int i = 0; i < (m < n ? m : n); i++) ipiv[i] = (int)piv[i];                        \
+    *info = (int)inf;                                                                         \
+    return 0;                                                                                 \
+  }                                                                                           \
+  extern "C" int cusolverDn##P##getrs(SolverHandle *h, int trans, int n, int nrhs,            \
+                                      const T *A, int lda, const int *ipiv, T *B, int ldb,    \
+                                      int *info) {                                            \
+    if (int e = enter(h)) return e;                                                           \
+    if (n < 0 || nrhs < 0 || lda < (n > 1 ? n : 1) || ldb < (n > 1 ? n : 1) || trans < 0 ||   \
+        trans > 2 || !ipiv)                                                                   \
+      return CUSOLVER_INVALID_VALUE;                                                          \
+    typedef void (*F)(const char *, li *, li *, const T *, li *, li *, T *, li *, li *,       \
+                      size_t);                                                                \
+    F f = (F)lapack(#P "getrs");                                                              \
+    if (!f) return CUSOLVER_INTERNAL_ERROR;                                                   \
+    char t = "NTC"[trans];                                                                    \
+    li nn = n, rr = nrhs, la = lda, lb = ldb, inf = 0;                                        \
+    std::vector<li> piv(n + 1);                                                               \
+    for (int i = 0; i < n; i++) piv[i] = ipiv[i];                                             \
+    f(&t, &nn, &rr, A, &la, piv.data(), B, &lb, &inf, 1);                                     \
+    *info = (int)inf;                                                                         \
+    return 0;                                                                                 \
+  }
+GETRF(S, float) GETRF(D, double) GETRF(C, cf) GETRF(Z, cd)
+
+// syevd / heevd: jobz CUSOLVER_EIG_MODE_NOVECTOR (0) / VECTOR (1)
+template <class T, class R>
+static int eig_call(const char *name, bool cplx, int jobz, int uplo, int n, T *A, int lda, R *W,
+                    int *info) {
+  char jz = jobz ? 'V' : 'N', u = uplo ? 'U' : 'L';
+  li nn = n, ll = lda, inf = 0, lw = -1, lrw = -1, liw = -1, iwq = 0;
+  T wq = T(0);
+  R rwq = 0;
+  if (cplx) {
+    typedef void (*F)(const char *, const char *, li *, T *, li *, R *, T *, li *, R *, li *,
+                      li *, li *, li *, size_t, size_t);
+    F f = (F)lapack(name);
+    if (!f) return CUSOLVER_INTERNAL_ERROR;
+    f(&jz, &u, &nn, A, &ll, W, &wq, &lw, &rwq, &lrw, &iwq, &liw, &inf, 1, 1);
+    lw = (li)std::real(wq) + 1;
+    lrw = (li)rwq + 1;
+    liw = iwq + 1;
+    std::vector<T> work(lw);
+    std::vector<R> rwork(lrw);
+    std::vector<li> iwork(liw);
+    f(&jz, &u, &nn, A, &ll, W, work.data(), &lw, rwork.data(), &lrw, iwork.data(), &liw, &inf,
+      1, 1);
+  } else {
+    typedef void (*F)(const char *, const char *, li *, T *, li *, R *, T *, li *, li *, li *,
+                      li *, size_t, size_t);
+    F f = (F)lapack(name);
+    if (!f) return CUSOLVER_INTERNAL_ERROR;
+    f(&jz, &u, &nn, A, &ll, W, &wq, &lw, &iwq, &liw, &inf, 1, 1);
+    lw = (li)std::real(wq) + 1;
+    liw = iwq + 1;
+    std::vector<T> work(lw);
+    std::vector<li> iwork(liw);
+    f(&jz, &u, &nn, A, &ll, W, work.data(), &lw, iwork.data(), &liw, &inf, 1, 1);
+  }
+  *info = (int)inf;
+  return 0;
+}
+#define EVD(P, NAME, LNAME, T, R, CPLX)                                                       \
+  extern "C" int cusolverDn##P##NAME##_bufferSize(SolverHandle *h, int jobz, int uplo, int n, \
+                                                  const T *A, int lda, const R *W,            \
+                                                  int *lwork) {                               \
+    (void)h; (void)jobz; (void)uplo; (void)A; (void)W;                                        \
+    if (n < 0 || lda < (n > 1 ? n : 1)) return CUSOLVER_INVALID_VALUE;                        \
+    *lwork = fake_lwork(n);                                                                   \
+    return 0;                                                                                 \
+  }                                                                                           \
+  extern "C" int cusolverDn##P##NAME(SolverHandle *h, int jobz, int uplo, int n, T *A,        \
+                                     int lda, R *W, T *work, int lwork, int *info) {          \
+    if (int e = enter(h)) return e;                                                           \
+    if (n < 0 || lda < (n > 1 ? n : 1) || lwork < fake_lwork(n) || !work || (jobz >> 1) ||    \
+        (uplo >> 1))                                                                          \
+      return CUSOLVER_INVALID_VALUE;                                                          \
+    return eig_call<T, R>(LNAME, CPLX, jobz, uplo, n, A, lda, W, info);                       \
+  }
+EVD(S, syevd, "ssyevd", float, float, false)
+EVD(D, syevd, "dsyevd", double, double, false)
+EVD(C, heevd, "cheevd", cf, float, true)
+EVD(Z, heevd, "zheevd", cd, double, true)

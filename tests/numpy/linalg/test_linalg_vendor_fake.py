@@ -1,0 +1,273 @@
+"""The cuBLAS and cuSOLVER bindings (openhip/numpy/_vendor) against numpy, without a GPU.
+
+A fake library (fake_cuda_libs.cpp, compiled here) exports the cuBLAS/cuSOLVER C ABI with
+their column-major semantics on host memory; ``_vendor._testing.fake_libraries`` routes the CPU
+platform's matmul and linalg through the bindings with it. So the row-major -> column-major
+mapping, ops, leading dimensions, batch strides, workspaces, devInfo -> LinAlgError and the
+stream each call runs on are checked on every shape class; the fake's call counters prove the
+binding (not OpenBLAS) computed each result.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import shutil
+from pathlib import Path
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import openhip
+import openhip.numpy as hnp
+from openhip.numpy._vendor import _testing
+
+pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ for the fake")
+
+RNG = np.random.default_rng(12)
+SRC = Path(__file__).with_name("fake_cuda_libs.cpp")
+
+
+@pytest.fixture(scope="module")
+def fake(tmp_path_factory):
+    path = _testing.build_fake(SRC, tmp_path_factory.mktemp("fake_cuda"))
+    lib = ctypes.CDLL(str(path))
+    lib.fake_last_stream.restype = ctypes.c_void_p
+    lib.fake_calls.restype = ctypes.c_long
+    with _testing.fake_libraries(path):
+        yield lib
+
+
+def _data(shape, dtype):
+    dt = np.dtype(dtype)
+    x = RNG.standard_normal(shape)
+    if dt.kind == "c":
+        x = x + 1j * RNG.standard_normal(shape)
+    return x.astype(dt)
+
+
+def _tol(dtype):
+    dt = np.dtype(dtype)
+    if dt in (np.float16, ml_dtypes.bfloat16):
+        return 3e-2
+    return 1e-4 if dt in (np.float32, np.complex64) else 1e-11
+
+
+def _ref(a, b):
+    if a.dtype in (np.float16, ml_dtypes.bfloat16):
+        return (a.astype(np.float32) @ b.astype(np.float32)).astype(a.dtype)
+    return a @ b
+
+
+def _check(a_np, b_np, a_dev, b_dev, fake, counter=0):
+    before = fake.fake_calls(counter)
+    got = hnp.matmul(a_dev, b_dev).get()
+    want = _ref(a_np, b_np)
+    assert got.shape == want.shape and got.dtype == want.dtype
+    scale = max(1.0, float(np.abs(want.astype(np.complex128)).max(initial=0)))
+    np.testing.assert_allclose(got.astype(np.complex128), want.astype(np.complex128),
+                               atol=_tol(a_np.dtype) * scale, rtol=_tol(a_np.dtype))
+    if want.size and a_np.shape[-1]:
+        assert fake.fake_calls(counter) > before, "the vendor binding was not called"
+
+
+SHAPES = [((5, 5), (5, 5)), ((7, 3), (3, 2)), ((2, 9), (9, 6)), ((1, 8), (8, 5)),
+          ((6, 4), (4, 1)), ((4, 3, 5), (4, 5, 2)), ((2, 1, 3, 4), (5, 4, 6)),
+          ((3, 4), (2, 4, 3)), ((6,), (6, 2)), ((3, 6), (6,)), ((6,), (6,)), ((3, 0), (0, 4)),
+          ((0, 3), (3, 2)), ((2, 3, 4), (4, 0))]
+
+
+@pytest.mark.parametrize("shapes", SHAPES, ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("dtype", [np.float32, np.complex128], ids=lambda d: np.dtype(d).name)
+def test_matmul_shapes(fake, shapes, dtype):
+    a, b = _data(shapes[0], dtype), _data(shapes[1], dtype)
+    _check(a, b, hnp.asarray(a), hnp.asarray(b), fake)
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.complex64, np.float16, ml_dtypes.bfloat16],
+                         ids=lambda d: np.dtype(d).name)
+def test_matmul_dtypes(fake, dtype):
+    a, b = _data((3, 6, 5), dtype), _data((3, 5, 4), dtype)
+    counter = 1 if np.dtype(dtype).itemsize == 2 else 0  # GemmStridedBatchedEx
+    _check(a, b, hnp.asarray(a), hnp.asarray(b), fake, counter)
+
+
+@pytest.mark.parametrize("case", ["a_T", "b_T", "both_T", "row_slice", "col_step", "batch_T",
+                                  "neg_step", "batch_step"])
+def test_matmul_strided_views(fake, case):
+    a_full, b_full = _data((4, 9, 8), np.float64), _data((4, 8, 7), np.float64)
+    a_dev, b_dev = hnp.asarray(a_full), hnp.asarray(b_full)
+    if case == "a_T":  # unit row stride: op T
+        a_np, a_v = a_full.mT[:, :7, :], a_dev.mT[:, :7, :]
+        b_np = _data((4, 9, 5), np.float64)
+        b_v = hnp.asarray(b_np)
+    elif case == "b_T":
+        a_np, a_v = a_full, a_dev
+        b_np, b_v = np.swapaxes(a_full, -1, -2)[:, :, :4], a_dev.mT[:, :, :4]
+    elif case == "both_T":
+        a_np, a_v = b_full.mT, b_dev.mT
+        b_np, b_v = a_full.mT, a_dev.mT
+    elif case == "row_slice":
+        a_np, a_v = a_full[:, 2:7, :], a_dev[:, 2:7, :]
+        b_np, b_v = b_full[:, :, 1:5], b_dev[:, :, 1:5]
+    elif case == "col_step":  # inner stride 2: the binding copies
+        a_np, a_v = a_full[:, :, ::2], a_dev[:, :, ::2]
+        b_np, b_v = b_full[:, ::2, :], b_dev[:, ::2, :]
+    elif case == "batch_T":  # batch axis not outermost in memory
+        x = _data((9, 4, 8), np.float64)
+        a_np, a_v = np.moveaxis(x, 1, 0), hnp.moveaxis(hnp.asarray(x), 1, 0)
+        b_np, b_v = b_full, b_dev
+    elif case == "neg_step":
+        a_np, a_v = a_full[:, ::-1, :], a_dev[:, ::-1, :]
+        b_np, b_v = b_full, b_dev
+    else:
+        a_np, a_v = a_full[::2], a_dev[::2]
+        b_np, b_v = b_full[::2], b_dev[::2]
+    _check(a_np, b_np, a_v, b_v, fake)
+
+
+def test_matmul_broadcast_batch_stride_zero(fake):
+    a = _data((1, 6, 3), np.float32)
+    b = _data((5, 3, 4), np.float32)
+    _check(np.broadcast_to(a, (5, 6, 3)), b,
+           hnp.broadcast_to(hnp.asarray(a), (5, 6, 3)), hnp.asarray(b), fake)
+
+
+def test_matmul_runs_on_the_current_stream(fake):
+    a, b = _data((4, 4), np.float32), _data((4, 4), np.float32)
+    ad, bd = hnp.asarray(a), hnp.asarray(b)
+    hnp.matmul(ad, bd)
+    assert (fake.fake_last_stream() or 0) == 0  # the default stream
+    s = openhip.Stream()
+    with s:
+        got = hnp.matmul(ad, bd)
+    assert fake.fake_last_stream() == s.ptr and s.ptr != 0
+    s.synchronize()
+    np.testing.assert_allclose(got.get(), a @ b, rtol=1e-5)
+
+
+def test_deterministic_keeps_the_own_gemm(fake):
+    a, b = _data((6, 5), np.float32), _data((5, 3), np.float32)
+    before = fake.fake_calls(0)
+    got = hnp.matmul(hnp.asarray(a), hnp.asarray(b), deterministic=True).get()
+    np.testing.assert_allclose(got, a @ b, rtol=1e-5)
+    assert fake.fake_calls(0) == before
+    assert hnp.linalg.backend("cpu", np.dtype(np.float32), True) == "openhip"
+    assert hnp.linalg.backend("cpu", np.dtype(np.float32), False) == "cublas"
+    assert hnp.linalg.backend("cpu", np.dtype(np.int32), False) == "openhip"
+
+
+def test_integer_matmul_is_not_sent_to_cublas(fake):
+    a = RNG.integers(0, 5, (4, 3)).astype(np.int32)
+    b = RNG.integers(0, 5, (3, 2)).astype(np.int32)
+    before = fake.fake_calls(0) + fake.fake_calls(1)
+    np.testing.assert_array_equal(hnp.matmul(hnp.asarray(a), hnp.asarray(b)).get(), a @ b)
+    assert fake.fake_calls(0) + fake.fake_calls(1) == before
+
+
+def test_tensordot_and_at_operator(fake):
+    a, b = _data((3, 4, 5), np.float64), _data((4, 5, 2), np.float64)
+    got = hnp.tensordot(hnp.asarray(a), hnp.asarray(b), axes=2).get()
+    np.testing.assert_allclose(got, np.tensordot(a, b, axes=2), rtol=1e-12)
+    x, y = _data((3, 3), np.float64), _data((3, 3), np.float64)
+    np.testing.assert_allclose((hnp.asarray(x) @ hnp.asarray(y)).get(), x @ y, rtol=1e-12)
+
+
+def test_mismatched_inner_dimension_still_raises(fake):
+    with pytest.raises(ValueError, match=r"\(3, 4\) and \(5, 2\)"):
+        hnp.matmul(hnp.ones((3, 4)), hnp.ones((5, 2)))
+
+
+# ---- cuSOLVER ----------------------------------------------------------------------------
+needs_lapack = pytest.mark.skipif(not _testing.has_lapack(),
+                                  reason="the fake's cuSOLVER needs numpy's ILP64 OpenBLAS")
+LA_DTYPES = [np.float32, np.float64, np.complex64, np.complex128]
+LA_TOL = {np.float32: 2e-4, np.float64: 1e-10, np.complex64: 2e-4, np.complex128: 1e-10}
+
+
+def _hpd(shape, dtype):
+    a = _data(shape, dtype)
+    n = shape[-1]
+    return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dtype)
+
+
+def _solver_calls(fake):
+    return fake.fake_calls(4)
+
+
+@needs_lapack
+@pytest.mark.parametrize("dtype", LA_DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", [(4, 4), (3, 5, 5), (2, 2, 3, 3), (1, 1)], ids=str)
+def test_solver_against_numpy(fake, dtype, shape):
+    tol = LA_TOL[dtype]
+    a, h = _data(shape, dtype), _hpd(shape, dtype)
+    b = _data(shape[:-1] + (2,), dtype)
+    ad, hd = hnp.asarray(a), hnp.asarray(h)
+    before = _solver_calls(fake)
+    for upper in (False, True):
+        np.testing.assert_allclose(hnp.linalg.cholesky(hd, upper=upper).get(),
+                                   np.linalg.cholesky(h, upper=upper), rtol=tol, atol=tol)
+    np.testing.assert_allclose(hnp.linalg.solve(ad, hnp.asarray(b)).get(),
+                               np.linalg.solve(a, b), rtol=tol * 10, atol=tol * 10)
+    np.testing.assert_allclose(hnp.linalg.inv(ad).get(), np.linalg.inv(a), rtol=tol * 10,
+                               atol=tol * 10)
+    np.testing.assert_allclose(hnp.linalg.det(ad).get(), np.linalg.det(a), rtol=tol * 10,
+                               atol=tol)
+    sign, logabs = hnp.linalg.slogdet(ad)
+    ws, wl = np.linalg.slogdet(a)
+    np.testing.assert_allclose(sign.get(), ws, rtol=tol * 10, atol=tol * 10)
+    np.testing.assert_allclose(logabs.get(), wl, rtol=tol * 10, atol=tol * 10)
+    w, v = hnp.linalg.eigh(hd)
+    w, v = w.get(), v.get()
+    np.testing.assert_allclose(w, np.linalg.eigvalsh(h), rtol=tol, atol=tol * 10)
+    np.testing.assert_allclose(h @ v, v * w[..., None, :], rtol=tol * 10, atol=tol * 100)
+    np.testing.assert_allclose(np.conj(np.swapaxes(v, -1, -2)) @ v,
+                               np.broadcast_to(np.eye(shape[-1]), v.shape), atol=tol * 100)
+    np.testing.assert_allclose(hnp.linalg.eigvalsh(hd).get(), np.linalg.eigvalsh(h),
+                               rtol=tol, atol=tol * 10)
+    assert _solver_calls(fake) > before
+
+
+@needs_lapack
+def test_solver_vector_broadcast_and_strided(fake):
+    a = _data((3, 4, 4), np.float64)
+    b = _data((4,), np.float64)
+    np.testing.assert_allclose(hnp.linalg.solve(hnp.asarray(a)[0], hnp.asarray(b)).get(),
+                               np.linalg.solve(a[0], b), rtol=1e-10)
+    bb = _data((2, 1, 4, 3), np.float64)
+    np.testing.assert_allclose(hnp.linalg.solve(hnp.asarray(a), hnp.asarray(bb)).get(),
+                               np.linalg.solve(a, bb), rtol=1e-9)
+    at = hnp.asarray(a).mT  # a transposed view
+    np.testing.assert_allclose(hnp.linalg.inv(at).get(), np.linalg.inv(a.mT), rtol=1e-9)
+    x = hnp.asarray(a)
+    before = x.get()
+    hnp.linalg.cholesky(hnp.asarray(_hpd((4, 4), np.float64)))
+    hnp.linalg.inv(x)
+    np.testing.assert_array_equal(x.get(), before)  # the operands are not overwritten
+
+
+@needs_lapack
+def test_solver_errors(fake):
+    sing = np.array([[1.0, 2.0], [2.0, 4.0]])
+    with pytest.raises(np.linalg.LinAlgError, match="Singular"):
+        hnp.linalg.solve(hnp.asarray(sing), hnp.asarray([1.0, 2.0]))
+    with pytest.raises(np.linalg.LinAlgError, match="Singular"):
+        hnp.linalg.inv(hnp.asarray(np.stack([np.eye(2), sing])))
+    assert float(hnp.linalg.det(hnp.asarray(sing)).get()) == 0.0
+    sign, logabs = hnp.linalg.slogdet(hnp.asarray(sing))
+    assert float(sign.get()) == 0.0 and float(logabs.get()) == -np.inf
+    with pytest.raises(np.linalg.LinAlgError, match="not positive definite"):
+        hnp.linalg.cholesky(hnp.asarray(np.array([[1.0, 2.0], [2.0, 1.0]])))
+    with pytest.raises(np.linalg.LinAlgError, match="square"):
+        hnp.linalg.inv(hnp.ones((2, 3)))
+    # the empty cases stay on the CPU library's path
+    assert hnp.linalg.inv(hnp.ones((0, 0))).shape == (0, 0)
+
+
+@needs_lapack
+def test_solver_runs_on_the_current_stream(fake):
+    s = openhip.Stream()
+    h = hnp.asarray(_hpd((3, 3), np.float32))
+    with s:
+        hnp.linalg.cholesky(h)
+    assert fake.fake_last_stream() == s.ptr
