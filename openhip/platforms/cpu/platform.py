@@ -176,6 +176,18 @@ class CpuPlatform(Platform):
         self._lib()
         return _memcheck.compile_flags(self._memcheck_offset)
 
+    @staticmethod
+    def _memcheck_source_flags(flags: list[str], source: str, options: Sequence[str],
+                               filename: str) -> list[str]:
+        """Memcheck's flags for this source: without the alignment checks where neither it nor
+        its local headers (nor the options' macros) can make a misaligned access."""
+        try:
+            user_flags = _cc.normalize_options(options)[0]
+        except ValueError:
+            return list(flags)  # (compile_program reports the bad option)
+        texts = [source, " ".join(options), *_cc._local_headers(source, user_flags, filename)]
+        return _memcheck.flags.for_sources(flags, texts)
+
     def memcheck_pool(self, device: int, ptr: int, nbytes: int, freed: bool) -> None:
         """Memcheck mode: the memory pool cached the block at ``ptr`` (``freed``: its bytes are
         poisoned as freed memory) or hands it out again with ``nbytes`` addressable."""
@@ -414,6 +426,8 @@ class CpuPlatform(Platform):
                 name_expressions: Sequence[str] = (),
                 filename: str = "kernel.hip") -> CompiledProgram:
         checked = self._memcheck_flags() if _memcheck.enabled() else ()
+        if checked:
+            checked = self._memcheck_source_flags(checked, source, options, filename)
         # racecheck: synchronising kernels run as fibers (a split kernel's regions are not its
         # barrier intervals: a uniform loop without a barrier may be split per iteration)
         racecheck = bool(checked) and _memcheck.flags.tool() == "racecheck"

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+from collections.abc import Iterable
 from pathlib import Path
 
-__all__ = ["ENV", "INCLUDE_DIR", "HEADER", "TOOL_ENV", "TOOLS", "enabled", "compile_flags",
-           "flags_digest", "tool"]
+__all__ = ["ALIGNMENT_FLAGS", "ENV", "INCLUDE_DIR", "HEADER", "TOOL_ENV", "TOOLS", "enabled",
+           "compile_flags", "flags_digest", "for_sources", "needs_alignment_checks", "tool"]
 
 #: the environment variable that turns memcheck mode on (``openhip memcheck`` sets it)
 ENV = "OPENHIP_MEMCHECK"
@@ -32,6 +34,44 @@ def tool() -> str:
     return name
 
 
+#: GCC's misaligned-access checks (UBSan's, with the source location of each typed access)
+ALIGNMENT_FLAGS = ("-fsanitize=alignment", "-fsanitize-recover=alignment")
+
+# What can make a typed access misaligned in device code: a pointer made by a cast
+# (reinterpret_cast, a static_cast or C-style cast to a pointer type, a bit_cast) or a packed
+# type.  Pointer arithmetic on a typed pointer keeps its alignment; the address of an object is
+# aligned.  A C-style cast is `(T*)` (T a possibly qualified, possibly template name) followed
+# by an operand; `(float*)` in a declaration is followed by `)`, `,`, `;` or `{` and does not
+# count, `sizeof(float*) * n` does (too many is only slower).
+_CASTS = re.compile(
+    r"\breinterpret_cast\s*<|\bbit_cast\s*<|\bstatic_cast\s*<[^;<>]*(?:<[^;]*?>)?[^;<>]*\*\s*>"
+    r"|\b__attribute__\s*\(\(\s*(?:__)?packed|#\s*pragma\s+pack"
+    r"|\(\s*(?:(?:const|volatile|struct|union|unsigned|signed|long|short)\s+)*"
+    r"(?:::)?[A-Za-z_][\w:]*(?:\s*<[^()<>;]*(?:<[^()<>;]*>[^()<>;]*)*>)?\s*"
+    r"(?:const\s*|volatile\s*)?\*[\s*]*(?:const\s*|volatile\s*|__restrict__\s*)?\)"
+    r"\s*[\w(&*\[]")
+
+
+def needs_alignment_checks(texts: Iterable[str]) -> bool:
+    """Whether code built from ``texts`` (the source, its local headers, the options) can make
+    a misaligned typed access: it casts to a pointer type or declares a packed type (see
+    ``_CASTS``).  Without one, every pointer the kernels use is a parameter, derived from one
+    by arithmetic, or the address of an object, all aligned for their types, so memcheck
+    compiles the module without UBSan's alignment checks: GCC cannot move or hoist any memory
+    access across them (an internal call it cannot analyse), which kept every store of a
+    thread loop's ``threadIdx`` in the loop (2-4x of the checked time). Not seen then: a
+    misaligned pointer passed as an argument or loaded from memory."""
+    return any(_CASTS.search(text) for text in texts)
+
+
+def for_sources(flags: list[str], texts: Iterable[str]) -> list[str]:
+    """``flags`` (from :func:`compile_flags`) for a module built from ``texts``: without the
+    alignment checks where :func:`needs_alignment_checks` says none can fail."""
+    if needs_alignment_checks(texts):
+        return list(flags)
+    return [f for f in flags if f not in ALIGNMENT_FLAGS]
+
+
 def compile_flags(shadow_offset: int) -> list[str]:
     """The flags added to a CPU kernel compile in memcheck mode, for the runtime's shadow at
     ``shadow_offset`` (``ohcpu_memcheck_enable``). ``-g`` gives the reports their file:line;
@@ -39,7 +79,8 @@ def compile_flags(shadow_offset: int) -> list[str]:
     zones (``asan-stack=1``; the engine's fiber frames that never return are not instrumented,
     and a failure's abandoned frames are unpoisoned, so they leave no stale red zones). Null
     accesses are seen by the shadow of the first 64 KiB (no ``-fsanitize=null`` test per
-    access); misaligned ones by ``-fsanitize=alignment``."""
+    access); misaligned ones by ``-fsanitize=alignment`` (left out of modules that cannot
+    make one, :func:`for_sources`)."""
     if shadow_offset <= 0:
         raise ValueError("memcheck needs the runtime's shadow offset")
     off = f"0x{shadow_offset:x}"
@@ -47,7 +88,7 @@ def compile_flags(shadow_offset: int) -> list[str]:
             "--param", "asan-stack=1", "--param", "asan-globals=1",
             "--param", "asan-instrumentation-with-call-threshold=1000000",
             "--param", "asan-use-after-return=0",
-            "-fsanitize=alignment", "-fsanitize-recover=alignment",
+            *ALIGNMENT_FLAGS,
             f"-DOPENHIP_MEMCHECK_SHADOW={off}ull",
             # racecheck: -O0, where GCC instruments every access (optimised, it leaves out
             # the check of a store to an address a load just checked: invisible writes)
@@ -57,7 +98,9 @@ def compile_flags(shadow_offset: int) -> list[str]:
 
 
 def flags_digest(flags: list[str]) -> str:
-    """A digest of the checked-mode flags and the header's text (the compile cache's key)."""
+    """A digest of the checked-mode flags, the header's text and this file's (which decides the
+    flags per source: the compile cache's key)."""
     h = hashlib.sha256("\0".join(flags).encode())
     h.update(HEADER.read_bytes())
+    h.update(Path(__file__).read_bytes())
     return h.hexdigest()[:16]
