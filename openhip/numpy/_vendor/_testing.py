@@ -57,3 +57,29 @@ def has_lapack() -> bool:
 
     blas = _openblas.load()
     return blas is not None and blas.int is ctypes.c_int64
+
+
+class Route:
+    """Where a vendor-binding test runs: the fake library on the CPU platform (its call
+    counters and the stream of its last call visible), or the real library on an nvidia
+    device (``fake`` None: the counters are not observable there)."""
+
+    def __init__(self, device: object, fake: ctypes.CDLL | None = None) -> None:
+        self.device = device
+        self.fake = fake
+        if fake is not None:
+            fake.fake_last_stream.restype = ctypes.c_void_p
+            fake.fake_calls.restype = ctypes.c_long
+
+    def calls(self, counter: int) -> int:
+        """The fake's count for ``counter`` (0 gemm, 1 gemmEx, 2 fft plans, 3 fft execs,
+        4 solver calls); 0 on the real library."""
+        return 0 if self.fake is None else int(self.fake.fake_calls(counter))
+
+    def called_since(self, before: int, counter: int) -> bool:
+        """True when the fake was called since ``before`` (always, on the real library)."""
+        return self.fake is None or self.calls(counter) > before
+
+    def last_stream(self) -> int | None:
+        """The stream handle of the fake's last call (None on the real library)."""
+        return None if self.fake is None else int(self.fake.fake_last_stream() or 0)

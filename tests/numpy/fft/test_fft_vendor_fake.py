@@ -1,5 +1,5 @@
 """The cuFFT binding (openhip/numpy/_vendor/_cufft.py, fft/_vendor_path.py) against numpy,
-without a GPU: the CPU platform routed through it with the fake library of
+without a GPU (and on an nvidia device with NVIDIA's wheel: the ``nvidia`` route): the CPU platform routed through it with the fake library of
 tests/numpy/linalg/fake_cuda_libs.cpp (cufftPlanMany/Exec* as cuFFT defines them, a plain DFT
 on host memory; its C2R overwrites its input as cuFFT's may). Checks every transform, n
 (cut/padded), axis/axes/s, the three norms, both precisions, odd and prime lengths, strided
@@ -18,22 +18,36 @@ import pytest
 
 import openhip
 import openhip.numpy as hnp
+from openhip.numpy import _vendor
 from openhip.numpy._vendor import _cufft, _testing
-
-pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ for the fake")
 
 RNG = np.random.default_rng(21)
 SRC = Path(__file__).parents[1] / "linalg" / "fake_cuda_libs.cpp"
 
 
-@pytest.fixture(scope="module")
-def fake(tmp_path_factory):
+NAMES = ("cufft",)
+
+
+@pytest.fixture(scope="module", params=["fake-cpu", "nvidia"])
+def route(request, tmp_path_factory):
+    """The fake library on the CPU platform, or the real cuFFT on an nvidia device."""
+    devs = {}
+    for d in openhip.devices():
+        devs.setdefault(d.platform, d)
+    if request.param == "nvidia":
+        if "nvidia" not in devs:
+            pytest.skip("no nvidia device")
+        for name in NAMES:
+            if _vendor.get(name, "nvidia") is None:
+                pytest.skip(_vendor.why_missing(name, "nvidia"))
+        with devs["nvidia"]:
+            yield _testing.Route(devs["nvidia"])
+        return
+    if "cpu" not in devs or shutil.which("g++") is None:
+        pytest.skip("the fake library needs the CPU platform and g++")
     path = _testing.build_fake(SRC, tmp_path_factory.mktemp("fake_cufft"))
-    lib = ctypes.CDLL(str(path))
-    lib.fake_last_stream.restype = ctypes.c_void_p
-    lib.fake_calls.restype = ctypes.c_long
-    with _testing.fake_libraries(path, names=("cufft",)):
-        yield lib
+    with _testing.fake_libraries(path, NAMES), devs["cpu"]:
+        yield _testing.Route(devs["cpu"], ctypes.CDLL(str(path)))
 
 
 def _c(shape, dtype=np.complex128):
@@ -74,20 +88,20 @@ CASES = [
                          ids=[f"{c[0]}-{c[2]}-{'-'.join(f'{k}{v}' for k, v in c[3].items())}"
                               for c in CASES])
 @pytest.mark.parametrize("single", [False, True], ids=["double", "single"])
-def test_transforms_against_numpy(fake, name, kind, shape, kw, single):
+def test_transforms_against_numpy(route, name, kind, shape, kw, single):
     if kind == "c":
         x = _c(shape, np.complex64 if single else np.complex128)
     else:
         x = _r(shape, np.float32 if single else np.float64)
-    before = fake.fake_calls(3)
+    before = route.calls(3)
     got = getattr(hnp.fft, name)(hnp.asarray(x), **kw).get()
     want = getattr(np.fft, name)(x, **kw)
     _close(got, want, single)
-    assert fake.fake_calls(3) > before, "the cuFFT binding was not called"
+    assert route.called_since(before, 3), "the cuFFT binding was not called"
 
 
 @pytest.mark.parametrize("n", [1, 2, 17, 97, 128, 210])
-def test_lengths(fake, n):
+def test_lengths(route, n):
     x = _c((2, n))
     _close(hnp.fft.fft(hnp.asarray(x)).get(), np.fft.fft(x), False)
     r = _r((3, n))
@@ -96,7 +110,7 @@ def test_lengths(fake, n):
     _close(hnp.fft.irfft(hnp.asarray(h), n=n).get(), np.fft.irfft(h, n=n), False)
 
 
-def test_strided_and_integer_operands(fake):
+def test_strided_and_integer_operands(route):
     x = _c((6, 8, 10))
     xd = hnp.asarray(x)
     _close(hnp.fft.fft(xd[:, ::2, 1:9], axis=2).get(), np.fft.fft(x[:, ::2, 1:9], axis=2),
@@ -107,7 +121,7 @@ def test_strided_and_integer_operands(fake):
     _close(hnp.fft.rfft(hnp.asarray(i), axis=0).get(), np.fft.rfft(i, axis=0), False)
 
 
-def test_c2r_leaves_the_input_alone(fake):
+def test_c2r_leaves_the_input_alone(route):
     h = _c((3, 5))
     hd = hnp.asarray(h)
     got = hnp.fft.irfft(hd).get()
@@ -117,31 +131,32 @@ def test_c2r_leaves_the_input_alone(fake):
     np.testing.assert_array_equal(hd.get(), h)
 
 
-def test_plans_are_cached_and_streams_followed(fake):
+def test_plans_are_cached_and_streams_followed(route):
     x = hnp.asarray(_c((4, 33)))
     hnp.fft.fft(x)
-    plans = fake.fake_calls(2)
+    lib = hnp.fft._vendor_path.library(x)
+    plans, cached = route.calls(2), len(lib._plans)
     hnp.fft.fft(x)
     hnp.fft.ifft(x)  # same plan (C2C, n, batch), the other direction
-    assert fake.fake_calls(2) == plans
-    assert (fake.fake_last_stream() or 0) == 0
+    assert route.calls(2) == plans and len(lib._plans) == cached
+    assert route.last_stream() in (0, None)
     s = openhip.Stream()
     with s:
         y = hnp.fft.fft(x)
-    assert fake.fake_last_stream() == s.ptr and s.ptr != 0
-    assert fake.fake_calls(2) == plans + 1  # a plan per stream
+    assert route.last_stream() in (s.ptr, None) and s.ptr != 0
+    assert len(lib._plans) == min(cached + 1, _cufft.PLAN_CACHE)  # a plan per stream
     s.synchronize()
     _close(y.get(), np.fft.fft(x.get()), False)
 
 
-def test_plan_cache_is_bounded(fake):
+def test_plan_cache_is_bounded(route):
     lib = hnp.fft._vendor_path.library(hnp.asarray([1.0]))
     for n in range(2, 2 + _cufft.PLAN_CACHE + 5):
         hnp.fft.fft(hnp.asarray(_c((n,))))
     assert len(lib._plans) <= _cufft.PLAN_CACHE
 
 
-def test_bad_input(fake):
+def test_bad_input(route):
     with pytest.raises(ValueError, match="Invalid norm"):
         hnp.fft.fft(hnp.asarray(_c((4,))), norm="sideways")
     with pytest.raises(ValueError, match="invalid number of data points"):

@@ -1,11 +1,13 @@
-"""The cuBLAS and cuSOLVER bindings (openhip/numpy/_vendor) against numpy, without a GPU.
+"""The cuBLAS and cuSOLVER bindings (openhip/numpy/_vendor) against numpy, with or without a
+GPU.
 
 A fake library (fake_cuda_libs.cpp, compiled here) exports the cuBLAS/cuSOLVER C ABI with
 their column-major semantics on host memory; ``_vendor._testing.fake_libraries`` routes the CPU
 platform's matmul and linalg through the bindings with it. So the row-major -> column-major
 mapping, ops, leading dimensions, batch strides, workspaces, devInfo -> LinAlgError and the
 stream each call runs on are checked on every shape class; the fake's call counters prove the
-binding (not OpenBLAS) computed each result.
+binding (not OpenBLAS) computed each result. Where an nvidia device and NVIDIA's wheels are
+present the same tests run on the real libraries (the ``nvidia`` route).
 """
 
 from __future__ import annotations
@@ -20,22 +22,36 @@ import pytest
 
 import openhip
 import openhip.numpy as hnp
+from openhip.numpy import _vendor
 from openhip.numpy._vendor import _testing
-
-pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="needs g++ for the fake")
 
 RNG = np.random.default_rng(12)
 SRC = Path(__file__).with_name("fake_cuda_libs.cpp")
 
 
-@pytest.fixture(scope="module")
-def fake(tmp_path_factory):
+NAMES = ("cublas", "cusolver")
+
+
+@pytest.fixture(scope="module", params=["fake-cpu", "nvidia"])
+def route(request, tmp_path_factory):
+    """The fake library on the CPU platform, or the real cuBLAS/cuSOLVER on an nvidia device."""
+    devs = {}
+    for d in openhip.devices():
+        devs.setdefault(d.platform, d)
+    if request.param == "nvidia":
+        if "nvidia" not in devs:
+            pytest.skip("no nvidia device")
+        for name in NAMES:
+            if _vendor.get(name, "nvidia") is None:
+                pytest.skip(_vendor.why_missing(name, "nvidia"))
+        with devs["nvidia"]:
+            yield _testing.Route(devs["nvidia"])
+        return
+    if "cpu" not in devs or shutil.which("g++") is None:
+        pytest.skip("the fake library needs the CPU platform and g++")
     path = _testing.build_fake(SRC, tmp_path_factory.mktemp("fake_cuda"))
-    lib = ctypes.CDLL(str(path))
-    lib.fake_last_stream.restype = ctypes.c_void_p
-    lib.fake_calls.restype = ctypes.c_long
-    with _testing.fake_libraries(path):
-        yield lib
+    with _testing.fake_libraries(path, NAMES), devs["cpu"]:
+        yield _testing.Route(devs["cpu"], ctypes.CDLL(str(path)))
 
 
 def _data(shape, dtype):
@@ -59,8 +75,8 @@ def _ref(a, b):
     return a @ b
 
 
-def _check(a_np, b_np, a_dev, b_dev, fake, counter=0):
-    before = fake.fake_calls(counter)
+def _check(a_np, b_np, a_dev, b_dev, route, counter=0):
+    before = route.calls(counter)
     got = hnp.matmul(a_dev, b_dev).get()
     want = _ref(a_np, b_np)
     assert got.shape == want.shape and got.dtype == want.dtype
@@ -68,7 +84,7 @@ def _check(a_np, b_np, a_dev, b_dev, fake, counter=0):
     np.testing.assert_allclose(got.astype(np.complex128), want.astype(np.complex128),
                                atol=_tol(a_np.dtype) * scale, rtol=_tol(a_np.dtype))
     if want.size and a_np.shape[-1]:
-        assert fake.fake_calls(counter) > before, "the vendor binding was not called"
+        assert route.called_since(before, counter), "the vendor binding was not called"
 
 
 SHAPES = [((5, 5), (5, 5)), ((7, 3), (3, 2)), ((2, 9), (9, 6)), ((1, 8), (8, 5)),
@@ -79,22 +95,22 @@ SHAPES = [((5, 5), (5, 5)), ((7, 3), (3, 2)), ((2, 9), (9, 6)), ((1, 8), (8, 5))
 
 @pytest.mark.parametrize("shapes", SHAPES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("dtype", [np.float32, np.complex128], ids=lambda d: np.dtype(d).name)
-def test_matmul_shapes(fake, shapes, dtype):
+def test_matmul_shapes(route, shapes, dtype):
     a, b = _data(shapes[0], dtype), _data(shapes[1], dtype)
-    _check(a, b, hnp.asarray(a), hnp.asarray(b), fake)
+    _check(a, b, hnp.asarray(a), hnp.asarray(b), route)
 
 
 @pytest.mark.parametrize("dtype", [np.float64, np.complex64, np.float16, ml_dtypes.bfloat16],
                          ids=lambda d: np.dtype(d).name)
-def test_matmul_dtypes(fake, dtype):
+def test_matmul_dtypes(route, dtype):
     a, b = _data((3, 6, 5), dtype), _data((3, 5, 4), dtype)
     counter = 1 if np.dtype(dtype).itemsize == 2 else 0  # GemmStridedBatchedEx
-    _check(a, b, hnp.asarray(a), hnp.asarray(b), fake, counter)
+    _check(a, b, hnp.asarray(a), hnp.asarray(b), route, counter)
 
 
 @pytest.mark.parametrize("case", ["a_T", "b_T", "both_T", "row_slice", "col_step", "batch_T",
                                   "neg_step", "batch_step"])
-def test_matmul_strided_views(fake, case):
+def test_matmul_strided_views(route, case):
     a_full, b_full = _data((4, 9, 8), np.float64), _data((4, 8, 7), np.float64)
     a_dev, b_dev = hnp.asarray(a_full), hnp.asarray(b_full)
     if case == "a_T":  # unit row stride: op T
@@ -123,49 +139,50 @@ def test_matmul_strided_views(fake, case):
     else:
         a_np, a_v = a_full[::2], a_dev[::2]
         b_np, b_v = b_full[::2], b_dev[::2]
-    _check(a_np, b_np, a_v, b_v, fake)
+    _check(a_np, b_np, a_v, b_v, route)
 
 
-def test_matmul_broadcast_batch_stride_zero(fake):
+def test_matmul_broadcast_batch_stride_zero(route):
     a = _data((1, 6, 3), np.float32)
     b = _data((5, 3, 4), np.float32)
     _check(np.broadcast_to(a, (5, 6, 3)), b,
-           hnp.broadcast_to(hnp.asarray(a), (5, 6, 3)), hnp.asarray(b), fake)
+           hnp.broadcast_to(hnp.asarray(a), (5, 6, 3)), hnp.asarray(b), route)
 
 
-def test_matmul_runs_on_the_current_stream(fake):
+def test_matmul_runs_on_the_current_stream(route):
     a, b = _data((4, 4), np.float32), _data((4, 4), np.float32)
     ad, bd = hnp.asarray(a), hnp.asarray(b)
     hnp.matmul(ad, bd)
-    assert (fake.fake_last_stream() or 0) == 0  # the default stream
+    assert route.last_stream() in (0, None)  # the default stream
     s = openhip.Stream()
     with s:
         got = hnp.matmul(ad, bd)
-    assert fake.fake_last_stream() == s.ptr and s.ptr != 0
+    assert route.last_stream() in (s.ptr, None) and s.ptr != 0
     s.synchronize()
     np.testing.assert_allclose(got.get(), a @ b, rtol=1e-5)
 
 
-def test_deterministic_keeps_the_own_gemm(fake):
+def test_deterministic_keeps_the_own_gemm(route):
     a, b = _data((6, 5), np.float32), _data((5, 3), np.float32)
-    before = fake.fake_calls(0)
+    before = route.calls(0)
     got = hnp.matmul(hnp.asarray(a), hnp.asarray(b), deterministic=True).get()
     np.testing.assert_allclose(got, a @ b, rtol=1e-5)
-    assert fake.fake_calls(0) == before
-    assert hnp.linalg.backend("cpu", np.dtype(np.float32), True) == "openhip"
-    assert hnp.linalg.backend("cpu", np.dtype(np.float32), False) == "cublas"
-    assert hnp.linalg.backend("cpu", np.dtype(np.int32), False) == "openhip"
+    assert route.calls(0) == before
+    platform = route.device.platform
+    assert hnp.linalg.backend(platform, np.dtype(np.float32), True) == "openhip"
+    assert hnp.linalg.backend(platform, np.dtype(np.float32), False) == "cublas"
+    assert hnp.linalg.backend(platform, np.dtype(np.int32), False) == "openhip"
 
 
-def test_integer_matmul_is_not_sent_to_cublas(fake):
+def test_integer_matmul_is_not_sent_to_cublas(route):
     a = RNG.integers(0, 5, (4, 3)).astype(np.int32)
     b = RNG.integers(0, 5, (3, 2)).astype(np.int32)
-    before = fake.fake_calls(0) + fake.fake_calls(1)
+    before = route.calls(0) + route.calls(1)
     np.testing.assert_array_equal(hnp.matmul(hnp.asarray(a), hnp.asarray(b)).get(), a @ b)
-    assert fake.fake_calls(0) + fake.fake_calls(1) == before
+    assert route.calls(0) + route.calls(1) == before
 
 
-def test_tensordot_and_at_operator(fake):
+def test_tensordot_and_at_operator(route):
     a, b = _data((3, 4, 5), np.float64), _data((4, 5, 2), np.float64)
     got = hnp.tensordot(hnp.asarray(a), hnp.asarray(b), axes=2).get()
     np.testing.assert_allclose(got, np.tensordot(a, b, axes=2), rtol=1e-12)
@@ -173,7 +190,7 @@ def test_tensordot_and_at_operator(fake):
     np.testing.assert_allclose((hnp.asarray(x) @ hnp.asarray(y)).get(), x @ y, rtol=1e-12)
 
 
-def test_mismatched_inner_dimension_still_raises(fake):
+def test_mismatched_inner_dimension_still_raises(route):
     with pytest.raises(ValueError, match=r"\(3, 4\) and \(5, 2\)"):
         hnp.matmul(hnp.ones((3, 4)), hnp.ones((5, 2)))
 
@@ -191,19 +208,15 @@ def _hpd(shape, dtype):
     return (a @ np.conj(np.swapaxes(a, -1, -2)) + n * np.eye(n)).astype(dtype)
 
 
-def _solver_calls(fake):
-    return fake.fake_calls(4)
-
-
 @needs_lapack
 @pytest.mark.parametrize("dtype", LA_DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("shape", [(4, 4), (3, 5, 5), (2, 2, 3, 3), (1, 1)], ids=str)
-def test_solver_against_numpy(fake, dtype, shape):
+def test_solver_against_numpy(route, dtype, shape):
     tol = LA_TOL[dtype]
     a, h = _data(shape, dtype), _hpd(shape, dtype)
     b = _data(shape[:-1] + (2,), dtype)
     ad, hd = hnp.asarray(a), hnp.asarray(h)
-    before = _solver_calls(fake)
+    before = route.calls(4)
     for upper in (False, True):
         np.testing.assert_allclose(hnp.linalg.cholesky(hd, upper=upper).get(),
                                    np.linalg.cholesky(h, upper=upper), rtol=tol, atol=tol)
@@ -225,11 +238,11 @@ def test_solver_against_numpy(fake, dtype, shape):
                                np.broadcast_to(np.eye(shape[-1]), v.shape), atol=tol * 100)
     np.testing.assert_allclose(hnp.linalg.eigvalsh(hd).get(), np.linalg.eigvalsh(h),
                                rtol=tol, atol=tol * 10)
-    assert _solver_calls(fake) > before
+    assert route.called_since(before, 4)
 
 
 @needs_lapack
-def test_solver_vector_broadcast_and_strided(fake):
+def test_solver_vector_broadcast_and_strided(route):
     a = _data((3, 4, 4), np.float64)
     b = _data((4,), np.float64)
     np.testing.assert_allclose(hnp.linalg.solve(hnp.asarray(a)[0], hnp.asarray(b)).get(),
@@ -247,7 +260,7 @@ def test_solver_vector_broadcast_and_strided(fake):
 
 
 @needs_lapack
-def test_solver_errors(fake):
+def test_solver_errors(route):
     sing = np.array([[1.0, 2.0], [2.0, 4.0]])
     with pytest.raises(np.linalg.LinAlgError, match="Singular"):
         hnp.linalg.solve(hnp.asarray(sing), hnp.asarray([1.0, 2.0]))
@@ -265,9 +278,11 @@ def test_solver_errors(fake):
 
 
 @needs_lapack
-def test_solver_runs_on_the_current_stream(fake):
+def test_solver_runs_on_the_current_stream(route):
     s = openhip.Stream()
     h = hnp.asarray(_hpd((3, 3), np.float32))
     with s:
-        hnp.linalg.cholesky(h)
-    assert fake.fake_last_stream() == s.ptr
+        got = hnp.linalg.cholesky(h)
+    assert route.last_stream() in (s.ptr, None)
+    s.synchronize()
+    np.testing.assert_allclose(got.get(), np.linalg.cholesky(h.get()), rtol=1e-4)
