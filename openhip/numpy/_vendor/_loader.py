@@ -16,10 +16,11 @@ from ...errors import HipError
 
 __all__ = ["Library", "VendorMissing", "load_library", "check"]
 
-#: the file names tried when cuda.pathfinder does not find the library
-_SONAMES = {"cublas": ("libcublas.so.13", "libcublas.so"),
-            "cufft": ("libcufft.so.12", "libcufft.so"),
-            "cusolver": ("libcusolver.so.12", "libcusolver.so")}
+#: the file names tried when cuda.pathfinder does not find the library (CUDA 13's, then CUDA
+#: 12's: the symbols the bindings call have the same ABI in both)
+_SONAMES = {"cublas": ("libcublas.so.13", "libcublas.so.12", "libcublas.so"),
+            "cufft": ("libcufft.so.12", "libcufft.so.11", "libcufft.so"),
+            "cusolver": ("libcusolver.so.12", "libcusolver.so.11", "libcusolver.so")}
 
 
 class VendorMissing(Exception):
