@@ -141,3 +141,25 @@ def test_lane_tail_region_vectorises(mods, monkeypatch):
     lines = {int(m) for m in re.findall(
         r"region_tails\.hip:(\d+):\d+: optimized: loop vectorized", mod.program.log)}
     assert line in lines, (line, sorted(lines))
+
+
+def test_stride_prefetch_form():
+    # the interchanged grid-stride loop hands stride_full the pointer its body subscripts by the
+    # index (engine.h prefetches the next block's part of it); a pointer it does not is not
+    code = _code("cg_tails")
+    assert re.search(r"stride_full<unsigned>\(__oh_gs\d+, \(n\), in \+ __oh_gs\d+\)", code), code
+    assert "partial + __oh_gs" not in code
+
+
+@pytest.mark.parametrize("n", [1 << 20, (1 << 20) - 3])
+def test_stride_prefetch_past_the_end(mods, n):
+    # 4 MiB: the allocation sits between guard pages; the last blocks' prefetches point past its
+    # end (a prefetch does not fault) and the sums are exact
+    grid, block = 64, 256
+    x = np.random.default_rng(n).integers(0, 4, n).astype(np.float32)
+    got = run_split_and_fibers(mods, "cg_tails", grid, block,
+                               lambda: (hip.asarray(x), hip.zeros(grid, np.float32),
+                                        np.uint32(n)), 1)
+    pad = np.zeros(-n % (grid * block), np.float32)
+    per = np.concatenate([x, pad]).reshape(-1, grid, block).astype(np.float64).sum(axis=(0, 2))
+    assert np.array_equal(got, per.astype(np.float32))
