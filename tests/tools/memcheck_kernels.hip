@@ -191,3 +191,25 @@ extern "C" __global__ void static_overrun(const float* in, float* out) {
     __syncthreads();
     out[blockIdx.x * blockDim.x + t] = tile[t];
 }
+
+// A static __shared__ array of exactly one page (4 KiB) written one element past its end.
+extern "C" __global__ void static_page_overrun(const float* in, float* out) {
+    __shared__ float page[1024];
+    __shared__ float other[64];
+    unsigned t = threadIdx.x;
+    for (unsigned k = t; k < 1024; k += blockDim.x) page[k] = in[t];
+    other[t % 64] = 1.0f;
+    if (t == blockDim.x - 1) page[1024] = 2.0f;  // BAD: static_page_overrun
+    __syncthreads();
+    out[t] = page[t] + other[t % 64];
+}
+extern "C" __global__ void static_page_fixed(const float* in, float* out) {
+    __shared__ float page[1024];
+    __shared__ float other[64];
+    unsigned t = threadIdx.x;
+    for (unsigned k = t; k < 1024; k += blockDim.x) page[k] = in[t];
+    other[t % 64] = 1.0f;
+    if (t == blockDim.x - 1) page[1023] = 2.0f;
+    __syncthreads();
+    out[t] = page[t] + other[t % 64];
+}

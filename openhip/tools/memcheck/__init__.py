@@ -3,8 +3,8 @@
 ``openhip memcheck python script.py`` or ``OPENHIP_MEMCHECK=1``: kernel modules are compiled
 with GCC's address-sanitizer instrumentation in its self-hosted form (``-fsanitize=
 kernel-address``: an inline shadow-byte check before every load and store, no libasan, nothing
-preloaded), plus ``-fsanitize=alignment``. The CPU runtime maps the shadow and marks what is not
-addressable: the red zones of every device allocation, a pooled block's bytes past the request,
+preloaded), plus ``-fsanitize=alignment`` where a cast can misalign. The CPU runtime maps the
+shadow and marks what is not addressable: the red zones of every device allocation, a pooled block's bytes past the request,
 freed blocks (kept in a 256 MiB quarantine), blocks a pooled array gave back to the memory
 pool's cache, a worker's dynamic shared memory past the launch's size, the first 64 KiB (null);
 the module marks the red zones GCC puts after ``__device__`` variables and around local arrays.
@@ -19,9 +19,12 @@ Tools (``OPENHIP_MEMCHECK_TOOL``, ``openhip memcheck --tool``): ``memcheck``; ``
 one word, one writing, is a hazard); ``initcheck`` (a kernel's read of device memory never written).
 
 Static ``__shared__`` arrays (thread-local storage on the CPU) are page-aligned in checked
-mode and the padding after each is poisoned (their places come from the module's TLS symbols,
-:mod:`.tls`); an overrun of one whose size is a multiple of 4 KiB lands in the next variable
-and is not seen.
+mode, each followed by a 32-byte guard, and the guards and the padding after each array are
+poisoned (their places come from the module's TLS symbols, :mod:`.tls`).
+
+Modules that cannot make a misaligned access (no pointer cast or packed type in their source,
+:func:`.flags.needs_alignment_checks`) are built without the alignment checks, which cost GCC
+every loop optimisation around them.
 """
 
 from .flags import ENV, compile_flags, enabled, flags_digest

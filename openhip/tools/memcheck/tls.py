@@ -54,10 +54,15 @@ def _symbols(image: bytes):
             yield image[str_off + name_i:end].decode(errors="replace"), value, sym_size, info & 15
 
 
+#: the red zone checked mode declares with each static ``__shared__`` array (the header's
+#: OPENHIP_MC_GUARD_NAME)
+GUARD = "__openhip_mc_guard"
+
+
 def _is_user_static(name: str) -> bool:
     # a function-local static of a function outside openhip's namespace (the kernel's
     # ``__shared__`` arrays; a guard variable is _ZGVZ..., the engine's are _ZZN7openhip...)
-    return name.startswith("_ZZ") and not name.startswith("_ZZN7openhip")
+    return name.startswith("_ZZ") and not name.startswith("_ZZN7openhip") and GUARD not in name
 
 
 def shared_arrays(image: bytes) -> tuple[list[tuple[int, int]], int | None]:
@@ -77,19 +82,24 @@ def shared_arrays(image: bytes) -> tuple[list[tuple[int, int]], int | None]:
 
 def shared_padding(image: bytes) -> tuple[list[tuple[int, int]], int | None]:
     """The padding after each static ``__shared__`` array, up to the next TLS symbol or the end
-    of the TLS segment, as (TLS offset, bytes): what memcheck poisons (checked mode aligns
-    each array to a page, so an array smaller than that, or not a multiple of it, has some)."""
+    of the TLS segment, and each guard checked mode declares with an array (from its start),
+    as (TLS offset, bytes): what memcheck poisons (checked mode aligns each array to a page, so
+    an array smaller than that, or not a multiple of it, has padding; each is followed by its
+    guard)."""
     if image[:4] != b"\x7fELF":
         return [], None
     arrays, anchor = shared_arrays(image)
-    starts = sorted({value for _, value, size, kind in _symbols(image)
-                     if kind == _STT_TLS and size > 0})
+    tls = [(value, size, name) for name, value, size, kind in _symbols(image)
+           if kind == _STT_TLS and size > 0]
+    starts = sorted({value for value, _, _ in tls})
+    guards = sorted({(value, size) for value, size, name in tls if GUARD in name})
     top = _tls_size(image)
     padding = []
-    for off, size in arrays:
+    # a guard is poisoned whole, with the padding after it: (its start, 0) below
+    for off, size in [*arrays, *((g, 0) for g, _ in guards)]:
         end = off + size
-        following = [s for s in starts if s >= end]
+        following = [s for s in starts if s > end or (s == end and size > 0)]
         limit = following[0] if following else top
         if limit is not None and limit > end:
             padding.append((end, limit - end))
-    return padding, anchor
+    return sorted(set(padding)), anchor

@@ -374,13 +374,22 @@ OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1_abort(
 
 // ---- static __shared__ arrays ---------------------------------------------------------------
 // They are thread_local variables of the module (one instance per worker thread), aligned to a
-// page in checked mode (below) so that most have padding after them.  When the module is loaded
-// (openhip/tools/memcheck/tls.py, from its symbol table) the runtime passes, as offsets in the
-// module's TLS block, the padding after each array (memcheck: poisoned, an overrun into it is
-// reported) or, for racecheck, the arrays (tracked); each worker marks its instances in the
-// shadow at its first entry call (engine.h memcheck_entry).
+// page in checked mode (below) so that most have padding after them, and each declaration is
+// preceded by a 32-byte guard (GCC lays a module's thread_local variables out in the reverse of
+// their order, so the guard lands right after the array: an array whose size is a multiple of
+// the page has a red zone too).  When the module is loaded (openhip/tools/memcheck/tls.py, from
+// its symbol table) the runtime passes, as offsets in the module's TLS block, the guards and
+// the padding after each array (memcheck: poisoned, an overrun into them is reported) or, for
+// racecheck, the arrays (tracked); each worker marks its instances in the shadow at its first
+// entry call (engine.h memcheck_entry).  The guard's declaration takes the specifiers written
+// before `__shared__`: `static __shared__` is right, `volatile __shared__ T x` makes the guard
+// volatile instead of x (write `__shared__ volatile T x`).
+#define OPENHIP_MC_GUARD_NAME2(n) __openhip_mc_guard##n
+#define OPENHIP_MC_GUARD_NAME(n) OPENHIP_MC_GUARD_NAME2(n)
 #undef __shared__
-#define __shared__ thread_local __attribute__((aligned(4096)))
+#define __shared__                                                                            \
+  thread_local __attribute__((aligned(32), used)) char OPENHIP_MC_GUARD_NAME(__COUNTER__)[32]; \
+  static thread_local __attribute__((aligned(4096)))
 namespace openhip {
 namespace memcheck {
 constexpr unsigned kMaxStaticShared = 256;
