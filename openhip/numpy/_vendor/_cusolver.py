@@ -1,7 +1,8 @@
 """cuSOLVER (``libcusolver.so.12``, NVIDIA's ``nvidia-cusolver`` wheel): the nvidia platform's
 dense factorisations.
 
-The routines are LAPACK's, column-major: the callers (``openhip.numpy.linalg._solver``) hand
+The routines (potrf, getrf/getrs, syevd/heevd, geqrf + orgqr/ungqr, gesvd) are LAPACK's,
+column-major: the callers (``openhip.numpy.linalg._solver``) hand
 them row-major buffers, which cuSOLVER sees transposed, and choose the triangle / ``trans``
 argument accordingly. Each routine's workspace is queried (``*_bufferSize``) and allocated in
 device memory once per call, a batch runs as one call per matrix on the stream with one
@@ -26,7 +27,11 @@ SYMBOLS = ("cusolverDnCreate", "cusolverDnDestroy", "cusolverDnSetStream") + tup
     f"cusolverDn{p}{r}" for p in "SDCZ" for r in (
         "potrf_bufferSize", "potrf", "getrf_bufferSize", "getrf", "getrs")) + tuple(
     f"cusolverDn{p}{r}{s}" for p, r in (("S", "syevd"), ("D", "syevd"), ("C", "heevd"),
-                                        ("Z", "heevd")) for s in ("_bufferSize", ""))
+                                        ("Z", "heevd"), ("S", "orgqr"), ("D", "orgqr"),
+                                        ("C", "ungqr"), ("Z", "ungqr"))
+    for s in ("_bufferSize", "")) + tuple(
+    f"cusolverDn{p}{r}{s}" for p in "SDCZ" for r in ("geqrf", "gesvd")
+    for s in ("_bufferSize", ""))
 
 FILL_LOWER, FILL_UPPER = 0, 1
 OP_N, OP_T = 0, 1
@@ -153,6 +158,64 @@ class Cusolver:
                 call(name, _I(jobz), _I(uplo), _I(n), _common.ptr(a, z * n * n), _I(n),
                      _common.ptr(w, z * n), _common.ptr(work), _I(lwork.value),
                      _common.ptr(info, z))
+            return info, work
+
+        return self._run(device, calls)
+
+    def geqrf(self, device: Any, a: Any, tau: Any, m: int, n: int, batch: int) -> np.ndarray:
+        """Householder QR in place (column-major m x n each); ``tau`` (batch, min(m, n))."""
+        p = _P[a.dtype]
+        k = min(m, n)
+
+        def calls(call):
+            lwork = _I()
+            call(f"cusolverDn{p}geqrf_bufferSize", _I(m), _I(n), _common.ptr(a), _I(m),
+                 ctypes.byref(lwork))
+            work, info = self._buffers(device, a.dtype, lwork.value, batch)
+            for z in range(batch):
+                call(f"cusolverDn{p}geqrf", _I(m), _I(n), _common.ptr(a, z * m * n), _I(m),
+                     _common.ptr(tau, z * k), _common.ptr(work), _I(lwork.value),
+                     _common.ptr(info, z))
+            return info, work
+
+        return self._run(device, calls)
+
+    def orgqr(self, device: Any, q: Any, tau: Any, m: int, n: int, k: int,
+              batch: int) -> np.ndarray:
+        """The m x n Q of geqrf's k reflectors in place (orgqr, ungqr for complex)."""
+        p = _P[q.dtype]
+        name = f"cusolverDn{p}{'ungqr' if q.dtype.kind == 'c' else 'orgqr'}"
+
+        def calls(call):
+            lwork = _I()
+            call(f"{name}_bufferSize", _I(m), _I(n), _I(k), _common.ptr(q), _I(m),
+                 _common.ptr(tau), ctypes.byref(lwork))
+            work, info = self._buffers(device, q.dtype, lwork.value, batch)
+            for z in range(batch):
+                call(name, _I(m), _I(n), _I(k), _common.ptr(q, z * m * n), _I(m),
+                     _common.ptr(tau, z * k), _common.ptr(work), _I(lwork.value),
+                     _common.ptr(info, z))
+            return info, work
+
+        return self._run(device, calls)
+
+    def gesvd(self, device: Any, a: Any, s: Any, u: Any, vt: Any, m: int, n: int, jobu: str,
+              jobvt: str, ucols: int, batch: int) -> np.ndarray:
+        """SVD of column-major m x n (m >= n) matrices: ``s`` (batch, n); ``u`` (m x ucols
+        each, ld m) and ``vt`` (n x n, ld n) unless their job is ``"N"`` (then None)."""
+        p = _P[a.dtype]
+
+        def calls(call):
+            lwork = _I()
+            call(f"cusolverDn{p}gesvd_bufferSize", _I(m), _I(n), ctypes.byref(lwork))
+            work, info = self._buffers(device, a.dtype, lwork.value, batch)
+            for z in range(batch):
+                up = _common.ptr(u, z * m * ucols) if u is not None else None
+                vp = _common.ptr(vt, z * n * n) if vt is not None else None
+                call(f"cusolverDn{p}gesvd", ctypes.c_char(jobu.encode()),
+                     ctypes.c_char(jobvt.encode()), _I(m), _I(n), _common.ptr(a, z * m * n),
+                     _I(m), _common.ptr(s, z * n), up, _I(m), vp, _I(n), _common.ptr(work),
+                     _I(lwork.value), None, _common.ptr(info, z))
             return info, work
 
         return self._run(device, calls)

@@ -2,9 +2,9 @@
 
 On the CPU platform OpenBLAS's LAPACKE runs on a contiguous working copy in device memory (the
 CPU platform's device memory is host memory). On nvidia cholesky, solve, inv, det, slogdet,
-eigh and eigvalsh run on cuSOLVER (``_solver``) when NVIDIA's wheel is installed; the other
-functions there, and everything on amd (rocSOLVER is not wired), stage the working copy
-through host memory to the same LAPACK (one warning per function and process says so). Post-processing (determinants, signs, triangles) is done by
+eigh, eigvalsh, qr, svd and svdvals run on cuSOLVER (``_solver``) when NVIDIA's wheel is
+installed; without it, and on amd (rocSOLVER is not wired), the working copy is staged through
+host memory to the same LAPACK (one warning per function and process says so). Post-processing (determinants, signs, triangles) is done by
 openhip.numpy's own kernels.
 """
 
@@ -359,6 +359,9 @@ def qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
         raise ValueError(f"qr: mode must be 'reduced' or 'complete', got {mode!r}")
     arr = _matrices(_as_array(x), "qr")
     dt = _float_type(arr, "qr")
+    sol = _vendor_solver(arr)
+    if sol is not None:
+        return QRResult(*_solver.qr(sol, arr, dt, mode))
     m, n = arr.shape[-2:]
     k = min(m, n)
     lib = _lib()
@@ -399,6 +402,9 @@ def qr(x: Any, /, *, mode: str = "reduced") -> QRResult:
 def _gesdd(x: Any, routine: str, job: str) -> tuple[Any, Any, Any]:
     arr = _matrices(_as_array(x), routine)
     dt = _float_type(arr, routine)
+    sol = _vendor_solver(arr)
+    if sol is not None:
+        return _solver.svd(sol, arr, dt, _real_of(dt), job)
     m, n = arr.shape[-2:]
     k = min(m, n)
     lib = _lib()

@@ -6,8 +6,11 @@ of that buffer; LU factors A^T (same determinant, the same pivot-sign rule), ``s
 ``getrs`` with op T on them and the right-hand sides transposed to column-major, ``inv``
 solves A^T X = I with op N (whose column-major X read row-major is A^-1); ``eigh`` asks for the
 column-major UPPER triangle (the row-major lower one, numpy's default) and conjugates-transposes
-the eigenvectors back. The other functions (qr, svd, ...) are not wired: they stay on the
-host-staged LAPACK of ``_lapack``.
+the eigenvectors back. ``qr`` factors a column-major copy (A transposed, made contiguous)
+and builds Q with orgqr in a column-major buffer whose first columns are the reflectors.
+``svd``: cuSOLVER's gesvd needs m >= n, so a tall A is factored from a column-major copy, and a
+wide A from its row-major buffer as it is (column-major A^T = U' S V'^H, so U = the row-major
+reading of V'^H's buffer and Vh = that of U').
 """
 
 from __future__ import annotations
@@ -101,3 +104,56 @@ def eigh(sol: Any, arr: ndarray, dt: np.dtype, real: np.dtype,
         return w, None
     v = conj(a) if dt.kind == "c" else a
     return w, v.mT
+
+
+def qr(sol: Any, arr: ndarray, dt: np.dtype, mode: str) -> tuple[ndarray, ndarray]:
+    from .. import empty, triu, zeros
+
+    m, n = arr.shape[-2:]
+    k = min(m, n)
+    batch = _batch(arr.shape)
+    at = _work_copy(arr.mT, dt)  # row-major (n, m): column-major A
+    tau = empty(arr.shape[:-2] + (max(k, 1),), dtype=dt, device=arr.device)
+    info = sol.geqrf(arr.device, at, tau, m, n, batch)
+    if (info != 0).any():
+        raise LinAlgError("qr: the factorisation failed")
+    factored = at.mT
+    qcols = m if mode == "complete" else k
+    r = triu(factored if mode == "complete" else factored[..., :k, :])
+    qb = zeros(arr.shape[:-2] + (qcols, m), dtype=dt, device=arr.device)
+    c = min(qcols, n)
+    qb[..., :c, :] = at[..., :c, :]
+    info = sol.orgqr(arr.device, qb, tau, m, qcols, k, batch)
+    if (info != 0).any():
+        raise LinAlgError("qr: building Q failed")
+    return qb.mT, r
+
+
+def svd(sol: Any, arr: ndarray, dt: np.dtype, real: np.dtype,
+        job: str) -> tuple[ndarray | None, ndarray, ndarray | None]:
+    """``job`` as LAPACK's gesdd: "A" (full), "S" (reduced), "N" (values only)."""
+    from .. import empty
+
+    m, n = arr.shape[-2:]
+    k = min(m, n)
+    batch = _batch(arr.shape)
+    bshape = arr.shape[:-2]
+    tall = m >= n
+    # the column-major matrix gesvd factors: A (tall) or A^T (wide), M x N with M >= N
+    mm, nn = (m, n) if tall else (n, m)
+    a = _work_copy(arr.mT if tall else arr, dt)
+    s = empty(bshape + (k,), dtype=real, device=arr.device)
+    ucols = mm if job == "A" else nn
+    u = vt = None
+    if job != "N":
+        u = empty(bshape + (ucols, mm), dtype=dt, device=arr.device)  # column-major mm x ucols
+        vt = empty(bshape + (nn, nn), dtype=dt, device=arr.device)
+    info = sol.gesvd(arr.device, a, s, u, vt, mm, nn, job, job if job == "N" else "A", ucols,
+                     batch)
+    if (info > 0).any():
+        raise LinAlgError("SVD did not converge")
+    if job == "N":
+        return None, s, None
+    if tall:  # U = column-major u, Vh = column-major vt
+        return u.mT, s, vt.mT
+    return vt, s, u

@@ -469,3 +469,112 @@ EVD(S, syevd, "ssyevd", float, float, false)
 EVD(D, syevd, "dsyevd", double, double, false)
 EVD(C, heevd, "cheevd", cf, float, true)
 EVD(Z, heevd, "zheevd", cd, double, true)
+
+// geqrf / orgqr (ungqr): Householder QR, column-major
+#define GEQRF(P, T, Q)                                                                        \
+  extern "C" int cusolverDn##P##geqrf_bufferSize(SolverHandle *h, int m, int n, T *A,         \
+                                                 int lda, int *lwork) {                       \
+    (void)h; (void)A;                                                                         \
+    if (m < 0 || n < 0 || lda < (m > 1 ? m : 1)) return CUSOLVER_INVALID_VALUE;               \
+    *lwork = fake_lwork(n);                                                                   \
+    return 0;                                                                                 \
+  }                                                                                           \
+  extern "C" int cusolverDn##P##geqrf(SolverHandle *h, int m, int n, T *A, int lda, T *tau,   \
+                                      T *work, int lwork, int *info) {                        \
+    if (int e = enter(h)) return e;                                                           \
+    if (m < 0 || n < 0 || lda < (m > 1 ? m : 1) || lwork < fake_lwork(n) || !work || !tau)    \
+      return CUSOLVER_INVALID_VALUE;                                                          \
+    typedef void (*F)(li *, li *, T *, li *, T *, T *, li *, li *);                           \
+    F f = (F)lapack(#P "geqrf");                                                              \
+    if (!f) return CUSOLVER_INTERNAL_ERROR;                                                   \
+    li mm = m, nn = n, ll = lda, lw = -1, inf = 0;                                            \
+    T q = T(0);                                                                               \
+    f(&mm, &nn, A, &ll, tau, &q, &lw, &inf);                                                  \
+    lw = (li)std::real(q) + 1;                                                                \
+    std::vector<T> wk(lw);                                                                    \
+    f(&mm, &nn, A, &ll, tau, wk.data(), &lw, &inf);                                           \
+    *info = (int)inf;                                                                         \
+    return 0;                                                                                 \
+  }                                                                                           \
+  extern "C" int cusolverDn##P##Q##_bufferSize(SolverHandle *h, int m, int n, int k,          \
+                                               const T *A, int lda, const T *tau,             \
+                                               int *lwork) {                                  \
+    (void)h; (void)A; (void)tau;                                                              \
+    if (m < n || n < k || k < 0 || lda < (m > 1 ? m : 1)) return CUSOLVER_INVALID_VALUE;      \
+    *lwork = fake_lwork(n);                                                                   \
+    return 0;                                                                                 \
+  }                                                                                           \
+  extern "C" int cusolverDn##P##Q(SolverHandle *h, int m, int n, int k, T *A, int lda,        \
+                                  const T *tau, T *work, int lwork, int *info) {              \
+    if (int e = enter(h)) return e;                                                           \
+    if (m < n || n < k || k < 0 || lda < (m > 1 ? m : 1) || lwork < fake_lwork(n) || !work)   \
+      return CUSOLVER_INVALID_VALUE;                                                          \
+    typedef void (*F)(li *, li *, li *, T *, li *, const T *, T *, li *, li *);               \
+    F f = (F)lapack(#P #Q);                                                                   \
+    if (!f) return CUSOLVER_INTERNAL_ERROR;                                                   \
+    li mm = m, nn = n, kk = k, ll = lda, lw = -1, inf = 0;                                    \
+    T q = T(0);                                                                               \
+    f(&mm, &nn, &kk, A, &ll, tau, &q, &lw, &inf);                                             \
+    lw = (li)std::real(q) + 1;                                                                \
+    std::vector<T> wk(lw);                                                                    \
+    f(&mm, &nn, &kk, A, &ll, tau, wk.data(), &lw, &inf);                                      \
+    *info = (int)inf;                                                                         \
+    return 0;                                                                                 \
+  }
+GEQRF(S, float, orgqr) GEQRF(D, double, orgqr) GEQRF(C, cf, ungqr) GEQRF(Z, cd, ungqr)
+
+// gesvd: cuSOLVER's needs m >= n; jobu/jobvt 'A', 'S', 'O' or 'N'
+template <class T, class R>
+static int svd_call(const char *name, bool cplx, char ju, char jv, int m, int n, T *A, int lda,
+                    R *S, T *U, int ldu, T *VT, int ldvt, int *info) {
+  li mm = m, nn = n, la = lda, lu = ldu, lv = ldvt, lw = -1, inf = 0;
+  T q = T(0);
+  T dummy[1];
+  if (!U) U = dummy;
+  if (!VT) VT = dummy;
+  if (cplx) {
+    typedef void (*F)(const char *, const char *, li *, li *, T *, li *, R *, T *, li *, T *,
+                      li *, T *, li *, R *, li *, size_t, size_t);
+    F f = (F)lapack(name);
+    if (!f) return CUSOLVER_INTERNAL_ERROR;
+    std::vector<R> rw(5 * (m < n ? m : n) + 1);
+    f(&ju, &jv, &mm, &nn, A, &la, S, U, &lu, VT, &lv, &q, &lw, rw.data(), &inf, 1, 1);
+    lw = (li)std::real(q) + 1;
+    std::vector<T> wk(lw);
+    f(&ju, &jv, &mm, &nn, A, &la, S, U, &lu, VT, &lv, wk.data(), &lw, rw.data(), &inf, 1, 1);
+  } else {
+    typedef void (*F)(const char *, const char *, li *, li *, T *, li *, R *, T *, li *, T *,
+                      li *, T *, li *, li *, size_t, size_t);
+    F f = (F)lapack(name);
+    if (!f) return CUSOLVER_INTERNAL_ERROR;
+    f(&ju, &jv, &mm, &nn, A, &la, S, U, &lu, VT, &lv, &q, &lw, &inf, 1, 1);
+    lw = (li)std::real(q) + 1;
+    std::vector<T> wk(lw);
+    f(&ju, &jv, &mm, &nn, A, &la, S, U, &lu, VT, &lv, wk.data(), &lw, &inf, 1, 1);
+  }
+  *info = (int)inf;
+  return 0;
+}
+static bool job_ok(signed char j) { return j == 'A' || j == 'S' || j == 'O' || j == 'N'; }
+#define GESVD(P, T, R, CPLX)                                                                  \
+  extern "C" int cusolverDn##P##gesvd_bufferSize(SolverHandle *h, int m, int n, int *lwork) { \
+    (void)h;                                                                                  \
+    if (m < n || n < 0) return CUSOLVER_INVALID_VALUE;                                        \
+    *lwork = fake_lwork(m);                                                                   \
+    return 0;                                                                                 \
+  }                                                                                           \
+  extern "C" int cusolverDn##P##gesvd(SolverHandle *h, signed char jobu, signed char jobvt,   \
+                                      int m, int n, T *A, int lda, R *S, T *U, int ldu,       \
+                                      T *VT, int ldvt, T *work, int lwork, R *rwork,          \
+                                      int *info) {                                            \
+    (void)rwork;                                                                              \
+    if (int e = enter(h)) return e;                                                           \
+    if (m < n || n < 0 || lda < (m > 1 ? m : 1) || ldu < (m > 1 ? m : 1) ||                   \
+        ldvt < (n > 1 ? n : 1) || lwork < fake_lwork(m) || !work || !job_ok(jobu) ||          \
+        !job_ok(jobvt) || (jobu != 'N' && !U) || (jobvt != 'N' && !VT))                       \
+      return CUSOLVER_INVALID_VALUE;                                                          \
+    return svd_call<T, R>(#P "gesvd", CPLX, (char)jobu, (char)jobvt, m, n, A, lda, S, U, ldu, \
+                          VT, ldvt, info);                                                    \
+  }
+GESVD(S, float, float, false) GESVD(D, double, double, false)
+GESVD(C, cf, float, true) GESVD(Z, cd, double, true)

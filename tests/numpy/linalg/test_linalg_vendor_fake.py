@@ -286,3 +286,45 @@ def test_solver_runs_on_the_current_stream(route):
     assert route.last_stream() in (s.ptr, None)
     s.synchronize()
     np.testing.assert_allclose(got.get(), np.linalg.cholesky(h.get()), rtol=1e-4)
+
+
+@needs_lapack
+@pytest.mark.parametrize("dtype", LA_DTYPES, ids=lambda d: np.dtype(d).name)
+@pytest.mark.parametrize("shape", [(5, 5), (7, 3), (3, 7), (2, 6, 4), (2, 1, 3, 5), (1, 4),
+                                   (4, 1)], ids=str)
+def test_qr_svd_against_numpy(route, dtype, shape):
+    tol = LA_TOL[dtype] * 10
+    a = _data(shape, dtype)
+    ad = hnp.asarray(a)
+    m, n = shape[-2:]
+    k = min(m, n)
+    before = route.calls(4)
+    for mode in ("reduced", "complete"):
+        q, r = hnp.linalg.qr(ad, mode=mode)
+        q, r = q.get(), r.get()
+        wq, wr = np.linalg.qr(a, mode=mode)
+        assert q.shape == wq.shape and r.shape == wr.shape and q.dtype == wq.dtype
+        np.testing.assert_allclose(q @ r, a, rtol=tol, atol=tol)
+        np.testing.assert_allclose(np.conj(np.swapaxes(q, -1, -2)) @ q,
+                                   np.broadcast_to(np.eye(q.shape[-1]), q.shape[:-2] +
+                                                   (q.shape[-1],) * 2), atol=tol)
+        np.testing.assert_allclose(np.triu(r), r)
+        np.testing.assert_allclose(np.abs(r), np.abs(wr), rtol=tol, atol=tol)  # up to signs
+    for full in (True, False):
+        u, s, vh = hnp.linalg.svd(ad, full_matrices=full)
+        u, s, vh = u.get(), s.get(), vh.get()
+        wu, ws, wvh = np.linalg.svd(a, full_matrices=full)
+        assert (u.shape, s.shape, vh.shape) == (wu.shape, ws.shape, wvh.shape)
+        assert s.dtype == ws.dtype and u.dtype == wu.dtype
+        np.testing.assert_allclose(s, ws, rtol=tol, atol=tol)
+        np.testing.assert_allclose((u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :], a,
+                                   rtol=tol, atol=tol)
+        np.testing.assert_allclose(np.conj(np.swapaxes(u, -1, -2)) @ u,
+                                   np.broadcast_to(np.eye(u.shape[-1]), u.shape[:-2] +
+                                                   (u.shape[-1],) * 2), atol=tol)
+        np.testing.assert_allclose(vh @ np.conj(np.swapaxes(vh, -1, -2)),
+                                   np.broadcast_to(np.eye(vh.shape[-2]), vh.shape[:-2] +
+                                                   (vh.shape[-2],) * 2), atol=tol)
+    np.testing.assert_allclose(hnp.linalg.svdvals(ad).get(), np.linalg.svd(a, compute_uv=False),
+                               rtol=tol, atol=tol)
+    assert route.called_since(before, 4)
