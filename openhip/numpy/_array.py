@@ -19,6 +19,8 @@ from ..runtime.array import DeviceArray, MemoryPointer
 from ..runtime.device import Device, get_device
 from ..runtime.memory import DeviceBuffer, memcpy_dtoh
 from . import _dtypes
+from ._fusion import _PENDING
+from ._fusion import flush as _flush_pending
 
 __all__ = ["ndarray", "_alloc", "as_ndarray", "c_strides", "empty_array"]
 
@@ -71,6 +73,26 @@ class ndarray(DeviceArray):
     """An n-dimensional strided array in device memory (``import openhip.numpy as hnp``)."""
 
     __hash__ = DeviceArray.__hash__
+    #: a pending (fused, not yet computed) array's expression (see _fusion.py); else None
+    _pend = None
+
+    @property
+    def data(self) -> MemoryPointer:
+        """Where the data lives (a MemoryPointer). Taking it computes every pending fused
+        operation first (so the memory holds the array's value and no pending expression
+        reads memory that the taker then writes)."""
+        if _PENDING:
+            _flush_pending()
+        return self._data
+
+    @data.setter
+    def data(self, value: MemoryPointer) -> None:
+        self._data = value
+
+    @property
+    def device(self) -> Device:
+        """The device the array lives on."""
+        return self._data.mem.device
 
     def __init__(self, shape: Any, dtype: Any = None, device: Device | int | None = None,
                  *, buffer: DeviceBuffer | None = None, offset: int = 0,
@@ -92,7 +114,7 @@ class ndarray(DeviceArray):
     def _new(cls, buffer: DeviceBuffer, shape: tuple[int, ...], dtype: np.dtype, offset: int,
              strides: tuple[int, ...] | None, base: Any = None) -> ndarray:
         self = object.__new__(cls)
-        self.data = MemoryPointer(buffer, offset)
+        self._data = MemoryPointer(buffer, offset)
         self.shape = shape
         self.dtype = dtype
         self._base = base

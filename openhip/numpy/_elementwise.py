@@ -31,7 +31,7 @@ import numpy as np
 
 from ..runtime.array import DeviceArray
 from . import _dtypes as D
-from . import _kernels
+from . import _fusion, _kernels
 from ._array import _alloc, as_ndarray, empty_array, ndarray
 from ._kernels import Family, OhArgs, collapse, ctype, grid2d, pack_struct
 
@@ -349,6 +349,9 @@ def _set_scalar(a: OhArgs, k: int, value: Any, dt: np.dtype, name: str) -> None:
     a.scal[k][1] = int.from_bytes(raw[8:16], "little")
 
 
+_FUSABLE = frozenset(_fusion.OPCODES)
+
+
 class _Plan:
     __slots__ = ("kernel", "args", "packed", "out_shape", "out_dtype", "out_strides", "n",
                  "lock", "scalars", "name", "grid", "itemsizes")
@@ -359,7 +362,13 @@ _PLAN_LOCK = threading.Lock()
 
 
 def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None) -> ndarray:
-    """Run ``op`` over arrays and Python scalars (numpy/DeviceArray inputs are converted)."""
+    """Run ``op`` over arrays and Python scalars (numpy/DeviceArray inputs are converted).
+
+    A fusable operation (_fusion.py) returns a pending array instead of launching."""
+    if out is None and op.name in _FUSABLE:
+        res = _fusion.try_fuse(op, operands, ndarray)
+        if res is not None:
+            return res
     arrays: list[ndarray] = []
     for i, v in enumerate(operands):
         if type(v) is ndarray:
@@ -723,4 +732,5 @@ def clip(x: Any, /, min: Any = None, max: Any = None) -> ndarray:  # noqa: A002
     return _apply(_OPS["clip"], (x, bounds[0], bounds[1]))
 
 
+_fusion.bind(_alloc, _scalar_bytes)
 _ = ctypes  # ctypes is used through OhArgs

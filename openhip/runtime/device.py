@@ -14,6 +14,7 @@ from typing import Any
 from .. import platforms as _platforms
 from ..errors import HipError
 from ..platforms.base import DeviceProperties, Platform
+from . import deferred as _deferred
 
 __all__ = ["Device", "devices", "get_device", "set_device", "synchronize", "device_count",
            "reset_device", "reset_devices"]
@@ -107,6 +108,7 @@ class Device:
     # ---- work --------------------------------------------------------------------------------
     def synchronize(self) -> None:
         """Wait for all work on every stream of this device (``hipDeviceSynchronize``)."""
+        _deferred.flush()
         self._platform.device_synchronize(self._index)
         self._release_pending()
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
+from . import deferred as _deferred
 from .device import Device, get_device
 
 __all__ = ["Stream", "Event", "resolve_stream"]
@@ -70,6 +71,7 @@ class Stream:
         Ctrl-C interrupts the wait (KeyboardInterrupt): the stream's work is cancelled (a
         running kernel stops at its next block boundary) and the stream is marked failed.
         """
+        _deferred.flush()
         self.device._platform.stream_synchronize(self.device._index, self._handle)
         with self._keep_lock:
             self._keep.clear()
@@ -143,6 +145,7 @@ class Event:
     def record(self, stream: Stream | None = None) -> Event:
         """Mark the current end of ``stream``'s queue (default: current stream)."""
         s = resolve_stream(stream, self.device)
+        _deferred.flush()
         self.device._platform.event_record(self.device._index, self._handle, s._handle)
         self._recorded = True
         return self
