@@ -1420,7 +1420,9 @@ class _Kernel:
             out.append(f"OPENHIP_CPU_FOR_EACH_THREAD{self._counter}(__oh_lt) {{\n")
         else:
             out.append(f"OPENHIP_CPU_FOR_EACH_THREAD_FROM(__oh_lt, __oh_si, {span}) {{\n")
-        if guard is not None:
+        if guard is not None and (self.returns or self.guard_stack):
+            # (0: the thread is not there; without exits or outer guards every thread
+            # evaluates the condition below, and this store was a memset pass of its own)
             out.append(f"__oh_guard[{guard}u * __oh_n + __oh_lt] = 0;\n")
         if self.returns:
             out.append("if (__oh_exited[__oh_lt]) continue;\n")
@@ -1477,8 +1479,10 @@ class _Kernel:
                 ref = "" if self._dead_after(d, first, dead_from) else "&"
                 out.append(f"__oh_T{i}{ref} {d.name} = __oh_v{i}[__oh_lt];\n")
         if guard is not None:
+            # (no branch: GCC split the loop at a warp-uniform condition and left the part
+            # after it a scalar byte loop)
             out.append(self.line(first) + f"__oh_guard[{guard}u * __oh_n + __oh_lt] = "
-                       f"({self._thread_text(first, label)}) ? 1 : 2;\n")
+                       f"(unsigned char)(2 - (bool)({self._thread_text(first, label)}));\n")
         prelude_end = len(out)
         tail_at = -1
         for s in stmts if guard is None else ():
@@ -1514,7 +1518,9 @@ class _Kernel:
                 generic_flat = generic[:k] + generic[k + 1:]
             # the counter's signedness is the thread index's (an `if (tid < s)` loop splits
             # only when the comparison's type is the counter's, see engine.h)
-            if self._counter == "_SIGNED":
+            if self._counter == "_SIGNED" or guard is not None:
+                # (a guard's loop too: GCC splits it at a warp-uniform condition, and the part
+                # after the split vectorises only with a counter that cannot wrap)
                 out.append("if (__oh_1d) {\n" + self.line(first) +
                            "for (int __oh_lt = 0; __oh_lt < (int)__oh_n; ++__oh_lt) "
                            "if ((threadIdx.x = (unsigned)__oh_lt, threadIdx.y = 0u, "

@@ -79,6 +79,12 @@ def test_generated_form():
     # the lane tail and the block tail each run after their loop
     assert "__oh_w += 32u" in code and "(unsigned)(31) % 32u" in code
     assert "(unsigned)(blockDim.x - 1)" in code
+    # the warp-uniform guard's flags: no branch, an int counter (the loop GCC splits at the
+    # condition vectorises on both sides), no zeroing pass where every thread evaluates it
+    assert "= (unsigned char)(2 - (bool)(warp == 0));" in code
+    guard = code[code.index("(unsigned char)(2 - (bool)(warp == 0))") - 600:]
+    assert "for (int __oh_lt = 0; __oh_lt < (int)__oh_n; ++__oh_lt)" in guard
+    assert "__oh_lt] = 0;" not in code
     kept = _code("kept_tails")
     assert "__oh_w += 32u" not in kept and "(unsigned)(0)" not in kept.split("rounds")[0]
     assert "(unsigned)(local" not in kept
