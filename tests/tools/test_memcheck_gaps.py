@@ -9,6 +9,7 @@ test_memcheck.py's. CPU platform with GCC only."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -68,3 +69,44 @@ def test_a_module_without_casts_is_checked_without_alignment_checks(cpu):
     assert parts[0].endswith("Invalid __global__ read of size 4 bytes (out of bounds)"), parts
     assert parts[1] == "at no_cast.hip:5 in copy_one_more", parts
     assert parts[2] == "by thread (100,0,0) in block (0,0,0) of kernel 'copy_one_more'", parts
+
+
+def test_initcheck_reports_a_host_copy_of_memory_never_written(cpu):
+    """--tool initcheck: copying to the host device memory that nothing wrote fails before
+    anything is copied (hipErrorInvalidValue) with compute-sanitizer's "Host API uninitialized
+    memory access" and where the first such byte is; the written half copies clean; a device
+    copy carries the never-written state to its destination; a queued copy is checked when it
+    runs (after the kernel queued before it wrote its source). (The kernel writing the whole
+    of an empty 400-byte array in 4-byte pieces was a false "out of bounds" before: the last
+    granule, half written, read as the allocation's end.)"""
+    proc = run_child("""
+        e = hip.empty(100, np.float32)
+        report(lambda: mod.get_function('off_by_one_fixed')(1, 128, (x, e, 50)))
+        h = np.full(100, -1, np.float32)
+        report(lambda: hip.memcpy_dtoh(h[:50], e, 200))
+        print("R1", np.array_equal(h[:50], 2 * np.arange(50)))
+        report(lambda: hip.memcpy_dtoh(h, e, 400))
+        print("R2", bool((h[50:] == -1).all()))
+        d = hip.empty(100, np.float32)
+        report(lambda: hip.memcpy_dtod(d, e, 400))
+        report(lambda: hip.memcpy_dtoh(h, d, 400))
+        s = hip.Stream()
+        q = hip.empty(100, np.float32)
+        mod.get_function('off_by_one_fixed')(1, 128, (x, q, 100), stream=s)
+        report(lambda: (hip.memcpy_dtoh_async(h, q, s), s.synchronize()))
+        print("R3", np.array_equal(h, 2 * np.arange(100)))
+    """, extra_env={"OPENHIP_MEMCHECK_TOOL": "initcheck"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "R1 True" in proc.stdout and "R2 True" in proc.stdout, proc.stdout
+    assert "R3 True" in proc.stdout, proc.stdout
+    out = [ln for ln in proc.stdout.splitlines() if ln.startswith(("HIPERROR", "NOERROR"))]
+    assert len(out) == 6, proc.stdout
+    assert [out[i] for i in (0, 1, 3, 5)] == ["NOERROR"] * 4, out
+    for line in (out[2], out[4]):
+        parts = [p.strip() for p in line.split(" | ", 1)[1].split(" ## ")]
+        assert line.startswith("HIPERROR hipErrorInvalidValue"), line
+        assert parts[0].endswith("Host API uninitialized memory access: hipMemcpy reads 400 "
+                                 "bytes of __global__ memory (never written)"), parts
+        assert re.fullmatch(r"the range starts at 0x[0-9a-f]+", parts[1]), parts
+        assert re.fullmatch(r"Address 0x[0-9a-f]+ is 200 bytes inside the 400-byte allocation "
+                            r"at 0x[0-9a-f]+", parts[2]), parts

@@ -194,9 +194,25 @@ def _api(m: re.Match) -> str:
     return text
 
 
+# initcheck: a copy to the host of device memory never written (runtime.cpp initcheck_copy)
+_API_UNINIT = re.compile(
+    r"memcheck: Uninitialized read of (?P<n>\d+) bytes by (?P<routine>\w+) at "
+    r"(?P<addr>0x[0-9a-f]+) \(never written\): (?P<where>.*)$")
+
+
+def _api_uninit(m: re.Match) -> str:
+    text = (f"Host API uninitialized memory access: {m.group('routine')} reads {m.group('n')} "
+            f"bytes of __global__ memory (never written)\n"
+            f"    the range starts at {m.group('addr')}\n"
+            f"    {m.group('where')}")
+    _log(text)
+    return text
+
+
 def format_report(message: str, describe: Callable[[int], str]) -> str:
     """``message`` with each memcheck failure in it rewritten in compute-sanitizer's shape;
     ``describe(address)`` says where an address is relative to the nearest allocation."""
     message = _API_REPORT.sub(_api, message)
+    message = _API_UNINIT.sub(_api_uninit, message)
     message = _RACE.sub(_race, message)
     return _REPORT.sub(lambda m: _one(m, describe), message)

@@ -185,7 +185,47 @@ inline void mark_written(uintptr_t a, uint64_t n) {
     unsigned char& c = *shadow(g);
     if (c != kUninit) continue;
     const uintptr_t lo = g < a ? a : g, hi = end < g + 8 ? end : g + 8;
-    c = lo > g || hi == g + 8 ? 0 : static_cast<unsigned char>(hi - g);
+    // (the allocation's last whole granule, before its red zone, counts as written whole: "k
+    // bytes written" there would read as the allocation's end; the module does the same)
+    const unsigned char next = *shadow(g + 8);
+    const bool last = next != 0 && next != kUninit && next >= 8;
+    c = lo > g || hi == g + 8 || last ? 0 : static_cast<unsigned char>(hi - g);
+  }
+}
+
+// Initcheck: the first byte of [a, a+n) never written (false: all of it was written, or it is
+// not device memory).  A granule was never written if it is kUninit, or only its first k bytes
+// were if it is k < 8 and the granule after it is inside the allocation (0, kUninit or < 8; a
+// red zone after it: k is the allocation's tail, all written).
+inline bool first_uninit(uintptr_t a, uint64_t n, uintptr_t* bad) {
+  if (!on() || !initcheck() || n == 0) return false;
+  const uintptr_t end = a + n;
+  for (uintptr_t g = a & ~uintptr_t(7); g < end; g += 8) {
+    const unsigned char c = *shadow(g);
+    if (c == 0) continue;
+    const uintptr_t lo = g < a ? a : g;
+    if (c == kUninit) {
+      *bad = lo;
+      return true;
+    }
+    if (c < 8 && end > g + c) {
+      const unsigned char next = *shadow(g + 8);
+      if (next == 0 || next == kUninit || next < 8) {
+        *bad = lo > g + c ? lo : g + c;
+        return true;
+      }
+    }
+  }
+  return false;
+}
+
+// Initcheck: a device-to-device copy of [src, src+n) to dst (after mark_written(dst, n)): the
+// whole granules of dst whose source granule was never written are marked so again (when the
+// two are 8-byte aligned alike; otherwise dst counts as written).
+inline void copy_uninit(uintptr_t dst, uintptr_t src, uint64_t n) {
+  if (!on() || !initcheck() || n == 0 || ((dst - src) & 7) != 0) return;
+  for (uintptr_t g = (src + 7) & ~uintptr_t(7); g + 8 <= src + n; g += 8) {
+    if (*shadow(g) == kUninit) *shadow(dst + (g - src)) = kUninit;
   }
 }
 

@@ -51,6 +51,8 @@
 
 #define EXPORT extern "C" __attribute__((visibility("default")))
 
+static int initcheck_copy(void* dst, const void* src, uint64_t n, char* msg, size_t cap);
+
 namespace {
 
 enum : int {
@@ -691,7 +693,14 @@ struct Stream {
         break;
       }
       case Kind::Copy:
-        if (!dropping()) memmove(c->dst, c->src, c->nbytes);
+        if (!dropping()) {
+          char report[1024];
+          if (int rc = initcheck_copy(c->dst, c->src, c->nbytes, report, sizeof report)) {
+            fail(rc, report);
+            break;
+          }
+          memmove(c->dst, c->src, c->nbytes);
+        }
         break;
       case Kind::Memset:
         if (!dropping()) memset(c->dst, c->value, c->nbytes);
@@ -1332,6 +1341,34 @@ static int memcheck_range(const char* routine, const char* what, const void* p, 
                       where);
 }
 
+// Initcheck: a copy to host memory of device memory never written (by a kernel, a copy or a
+// memset) fails with hipErrorInvalidValue before anything is copied, with a report
+// (compute-sanitizer's "Host API uninitialized memory access"); a device-to-device copy carries
+// the never-written state to its destination (copy_uninit).  Queued copies are checked when
+// they run (the work queued before them may write their source).
+static int initcheck_copy(void* dst, const void* src, uint64_t n, char* msg, size_t cap) {
+  if (!openhip_memcheck::initcheck() || !openhip_memcheck::on()) return 0;
+  const uintptr_t d = reinterpret_cast<uintptr_t>(dst), s = reinterpret_cast<uintptr_t>(src);
+  bool host_dst;
+  {
+    std::lock_guard<std::mutex> lock(openhip_redzone::table_mu());
+    host_dst = openhip_redzone::containing(d) == openhip_redzone::table().end();
+  }
+  uintptr_t bad = 0;
+  if (!host_dst || !openhip_memcheck::first_uninit(s, n, &bad)) {
+    if (!host_dst) openhip_memcheck::copy_uninit(d, s, n);
+    return 0;
+  }
+  char where[400] = "";
+  if (!openhip_redzone::describe(bad, where, sizeof where)) {
+    snprintf(where, sizeof where, "Address 0x%llx", static_cast<unsigned long long>(bad));
+  }
+  snprintf(msg, cap, "memcheck: Uninitialized read of %llu bytes by hipMemcpy at 0x%llx "
+           "(never written): %s", static_cast<unsigned long long>(n),
+           static_cast<unsigned long long>(s), where);
+  return kInvalidValue;
+}
+
 // stream == nullptr: synchronous, now, on the calling thread.
 EXPORT int ohcpu_memcpy(void* stream, void* dst, const void* src, uint64_t nbytes, int async) {
   if (int failed = failed_status(t_message, sizeof t_message)) return failed;
@@ -1339,6 +1376,9 @@ EXPORT int ohcpu_memcpy(void* stream, void* dst, const void* src, uint64_t nbyte
     if (int rc = memcheck_range("hipMemcpy", "write", dst, nbytes)) return rc;
     if (int rc = memcheck_range("hipMemcpy", "read", src, nbytes)) return rc;
     openhip_memcheck::mark_written(reinterpret_cast<uintptr_t>(dst), nbytes);
+    if (!async) {  // (after mark_written: a device destination takes the source's state)
+      if (int rc = initcheck_copy(dst, src, nbytes, t_message, sizeof t_message)) return rc;
+    }
   }
   if (!async) {
     memmove(dst, src, nbytes);

@@ -133,7 +133,12 @@ OPENHIP_MC_NOCHECK __attribute__((noinline, cold)) inline void bad_access(uintpt
         unsigned char* c = reinterpret_cast<unsigned char*>((g >> 3) + OPENHIP_MEMCHECK_SHADOW);
         const uintptr_t lo = g < a ? a : g, hi = a + n < g + 8 ? a + n : g + 8;
         if (*c == 0xf7) {
-          *c = lo > g || hi == g + 8 ? 0 : static_cast<unsigned char>(hi - g);
+          // (a never-written granule is a whole one of its allocation; its last one, before the
+          // red zone, counts as written whole: "k bytes written" there would read as the
+          // allocation's end)
+          const unsigned char next = shadow_byte(g + 8);
+          const bool last = next != 0 && next != 0xf7 && next >= 8;
+          *c = lo > g || hi == g + 8 || last ? 0 : static_cast<unsigned char>(hi - g);
         } else if (*c != 0 && *c < 8) {  // k bytes initialised: a write from at most k on
           *c = lo - g > *c || hi == g + 8 ? 0 : static_cast<unsigned char>(
                                                     hi - g > *c ? hi - g : *c);
