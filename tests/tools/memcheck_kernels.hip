@@ -213,3 +213,21 @@ extern "C" __global__ void static_page_fixed(const float* in, float* out) {
     __syncthreads();
     out[t] = page[t] + other[t % 64];
 }
+
+// Racecheck: a hazard between two warps across one warp's __syncwarp (it orders that warp's
+// lanes only; only a block barrier orders the others).
+extern "C" __global__ void race_syncwarp(const float* in, float* out) {
+    __shared__ float cell[32];
+    unsigned t = threadIdx.x;
+    if (t < 32) cell[t] = in[t];  // RACE-A: race_syncwarp
+    __syncwarp();
+    out[t] = cell[t % 32];  // RACE-B: race_syncwarp
+}
+// The same exchange within one warp: __syncwarp orders it.
+extern "C" __global__ void race_syncwarp_fixed(const float* in, float* out) {
+    __shared__ float cell[64];
+    unsigned t = threadIdx.x;
+    cell[t] = in[t];
+    __syncwarp();
+    out[t] = cell[t ^ 1];
+}

@@ -408,6 +408,8 @@ RACES = {
                         ("Write", "32,0,0", "RACE-A")),
     "race_reduce": ("write-after-read", ("Read", "0,0,0", "RACE-A"), ("Write", "1,0,0", "RACE-A")),
     "race_static": ("write-after-read", ("Read", "0,0,0", "RACE-B"), ("Write", "1,0,0", "RACE-A")),
+    "race_syncwarp": ("read-after-write", ("Write", "31,0,0", "RACE-A"),
+                      ("Read", "63,0,0", "RACE-B")),
 }
 
 
@@ -443,14 +445,16 @@ def test_racecheck_fixed_kernels_run_clean_and_right(cpu):
         print("R3", np.array_equal(z.get(), a.reshape(2, 64)[:, ::-1].ravel()))
         report(lambda: mod.get_function('race_static_fixed')(2, 64, (w, z)))
         print("R4", np.array_equal(z.get(), np.roll(a.reshape(2, 64), -1, axis=1).ravel()))
+        report(lambda: mod.get_function('race_syncwarp_fixed')(1, 64, (w, z)))
+        print("R5", np.array_equal(z.get()[:64], a[:64].reshape(32, 2)[:, ::-1].ravel()))
         report(lambda: mod.get_function('off_by_one')(4, 32, (x, y, 100)))
     """, extra_env={"OPENHIP_MEMCHECK_TOOL": "racecheck"})
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = [ln for ln in proc.stdout.splitlines() if ln.startswith(("HIPERROR", "NOERROR"))]
-    assert out[:4] == ["NOERROR"] * 4, proc.stdout
+    assert out[:5] == ["NOERROR"] * 5, proc.stdout
     assert [ln for ln in proc.stdout.splitlines() if ln.startswith("R")] == \
-        ["R1 True", "R2 True", "R3 True", "R4 True"]
-    assert "Invalid __global__ write of size 4 bytes (out of bounds)" in out[4], out[4]
+        ["R1 True", "R2 True", "R3 True", "R4 True", "R5 True"]
+    assert "Invalid __global__ write of size 4 bytes (out of bounds)" in out[5], out[5]
 
 
 def test_cli_racecheck(cpu, tmp_path):

@@ -486,6 +486,20 @@ namespace openhip {
 namespace detail {
 static thread_local uint64_t t_race_phase = 0;
 void racecheck_phase() { ++t_race_phase; }
+// A warp-level sync (a warp's exchange or __syncwarp, a tile's sync) orders the accesses of the
+// warp's own lanes only: each warp of the block has an epoch, a new one at each of its syncs,
+// and an access records its warp's epoch; two accesses of one warp are ordered when the epoch
+// changed between them, accesses of two warps only by a barrier (a new phase).  A group wider
+// than a warp ends the interval for the whole block, as a barrier (no false report).
+static thread_local uint64_t t_warp_epoch[32];  // (1024 threads: 32 warps)
+static thread_local uint64_t t_epoch_clock = 0;
+void racecheck_sync(unsigned first, unsigned end) {
+  if (end <= first || (first >> 5) != ((end - 1) >> 5) || (first >> 5) >= 32) {
+    racecheck_phase();
+    return;
+  }
+  t_warp_epoch[first >> 5] = ++t_epoch_clock;
+}
 }  // namespace detail
 namespace memcheck {
 struct RaceWord {
@@ -493,6 +507,7 @@ struct RaceWord {
   uint64_t phase;
   unsigned writer, reader, reader2;  // linear thread ids (~0u: none); reader2 != reader
   void *wpc, *rpc, *rpc2;
+  uint64_t wepoch, repoch, repoch2;  // the epoch of the access's warp when it happened
 };
 constexpr unsigned kRaceWords = 1u << 15;  // (128 KiB of shared memory tracked exactly)
 static thread_local RaceWord t_race[kRaceWords];
@@ -541,6 +556,11 @@ __attribute__((no_sanitize_address, noinline)) void race_access(uintptr_t a, uin
                                                               bool write, void* pc) {
   const uint64_t phase = ::openhip::detail::t_race_phase;
   const unsigned me = race_thread();
+  const uint64_t epoch = ::openhip::detail::t_warp_epoch[(me >> 5) & 31];
+  // whether an earlier access of thread `t` at its warp's epoch `ep` conflicts with this one
+  auto racing = [me, epoch](unsigned t, uint64_t ep) {
+    return t != ~0u && t != me && ((t >> 5) != (me >> 5) || ep == epoch);
+  };
   for (uintptr_t word = a & ~uintptr_t(3); word < a + n; word += 4) {
     RaceWord& e = t_race[(word >> 2) & (kRaceWords - 1)];
     if (e.addr != word || e.phase != phase) {
@@ -548,25 +568,29 @@ __attribute__((no_sanitize_address, noinline)) void race_access(uintptr_t a, uin
       e.phase = phase;
       e.writer = e.reader = e.reader2 = ~0u;
     }
-    if (e.writer != ~0u && e.writer != me) {
+    if (racing(e.writer, e.wepoch)) {
       race_report(word, write ? "write-after-write" : "read-after-write", true, e.writer, e.wpc,
                   write, me, pc);
     }
-    if (write && e.reader != ~0u && e.reader != me) {
+    if (write && racing(e.reader, e.repoch)) {
       race_report(word, "write-after-read", false, e.reader, e.rpc, write, me, pc);
     }
-    if (write && e.reader2 != ~0u && e.reader2 != me) {
+    if (write && racing(e.reader2, e.repoch2)) {
       race_report(word, "write-after-read", false, e.reader2, e.rpc2, write, me, pc);
     }
     if (write) {
       e.writer = me;
       e.wpc = pc;
-    } else if (e.reader == ~0u) {
+      e.wepoch = epoch;
+      e.reader = e.reader2 = ~0u;  // (ordered after them, or reported)
+    } else if (e.reader == ~0u || e.reader == me) {
       e.reader = me;
       e.rpc = pc;
-    } else if (e.reader != me && e.reader2 == ~0u) {
+      e.repoch = epoch;
+    } else if (e.reader2 == ~0u || e.reader2 == me) {
       e.reader2 = me;
       e.rpc2 = pc;
+      e.repoch2 = epoch;
     }
   }
 }

@@ -59,7 +59,7 @@ __attribute__((noinline)) inline void __openhip_cg_tile_barrier(unsigned __openh
       }
     }
 #ifdef OPENHIP_RACECHECK
-    racecheck_phase();  // (memcheck's racecheck: a tile's sync ends a barrier interval)
+    racecheck_sync(__openhip_first, __openhip_end);  // (racecheck: it orders the tile's threads)
 #endif
     return;
   }

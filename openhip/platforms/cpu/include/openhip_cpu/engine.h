@@ -166,6 +166,9 @@ static thread_local ThreadState tstate;
 // Racecheck mode (openhip/tools/memcheck/include): a new barrier interval of the block begins
 // (a block's start, a barrier's release, a region of a split kernel); defined in that header.
 void racecheck_phase();
+// ... and threads [first, end) of the block synchronised among themselves (a warp's exchange or
+// __syncwarp, a tile's sync): it orders their accesses only, not other warps'.
+void racecheck_sync(unsigned first, unsigned end);
 #endif
 
 // ---- failures ------------------------------------------------------------------------------------
@@ -333,7 +336,7 @@ __attribute__((always_inline)) inline void release_barrier(Block* b, unsigned wa
 // result must stay valid until that lane's next exchange.)
 inline void warp_complete(Block* b, Warp& w, unsigned base, uint64_t want) {
 #ifdef OPENHIP_RACECHECK
-  racecheck_phase();  // a warp's exchange or __syncwarp ends a barrier interval too
+  racecheck_sync(base, base + 32);  // a warp's exchange or __syncwarp orders its lanes
 #endif
   uint64_t vals[32];
   for (unsigned l = 0; l < 32; ++l) vals[l] = (want >> l & 1) ? w.vals[l] : 0;
