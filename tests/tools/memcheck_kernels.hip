@@ -231,3 +231,29 @@ extern "C" __global__ void race_syncwarp_fixed(const float* in, float* out) {
     __syncwarp();
     out[t] = cell[t ^ 1];
 }
+
+// Initcheck: shared memory read before any thread of the block wrote it (thread 5's slot of
+// the dynamic array, and of the static tile, are never written).
+extern "C" __global__ void shared_uninit(const float* in, float* out) {
+    extern __shared__ float part[];
+    unsigned t = threadIdx.x;
+    if (t != 5) part[t] = in[t];
+    __syncthreads();
+    out[t] = part[blockDim.x - 1 - t];  // BAD: shared_uninit
+}
+extern "C" __global__ void static_uninit(const float* in, float* out) {
+    __shared__ float tile[64];
+    unsigned t = threadIdx.x;
+    if (t != 5) tile[t] = in[t];
+    __syncthreads();
+    out[t] = tile[(t + 1) % 64];  // BAD: static_uninit
+}
+extern "C" __global__ void shared_uninit_fixed(const float* in, float* out) {
+    extern __shared__ float part[];
+    __shared__ float tile[64];
+    unsigned t = threadIdx.x;
+    part[t] = in[t];
+    tile[t % 64] = in[t];
+    __syncthreads();
+    out[t] = part[blockDim.x - 1 - t] + tile[(t + 1) % 64];
+}

@@ -3,6 +3,8 @@
 * a module that cannot make a misaligned access (no pointer cast, no packed type) is built
   without UBSan's alignment checks (they kept GCC from moving any store out of a thread loop);
   its bounds are still checked; a module with a cast keeps them;
+* initcheck: a copy to the host of device memory never written, and a block's read of shared
+  memory it never wrote, are reported;
 
 Each checked run is a child process (the mode is per process); the helpers are
 test_memcheck.py's. CPU platform with GCC only."""
@@ -110,3 +112,38 @@ def test_initcheck_reports_a_host_copy_of_memory_never_written(cpu):
         assert re.fullmatch(r"the range starts at 0x[0-9a-f]+", parts[1]), parts
         assert re.fullmatch(r"Address 0x[0-9a-f]+ is 200 bytes inside the 400-byte allocation "
                             r"at 0x[0-9a-f]+", parts[2]), parts
+
+
+SHARED_UNINIT = {
+    # kernel -> (launch, thread)
+    "shared_uninit": ("mod.get_function('shared_uninit')(1, 64, (w, y), shared_mem=256)",
+                      "58,0,0"),
+    "static_uninit": ("mod.get_function('static_uninit')(1, 64, (w, y))", "4,0,0"),
+}
+
+
+@pytest.mark.parametrize("kernel", sorted(SHARED_UNINIT))
+def test_initcheck_reports_shared_memory_read_before_written(cpu, kernel):
+    """--tool initcheck: a block's read of shared memory (dynamic or a static array) that no
+    thread of the block wrote is reported with the thread and the line; each block starts
+    with its shared memory never written (the same slots written by an earlier block or
+    launch do not count)."""
+    from test_memcheck import bad_line
+
+    launch, thread = SHARED_UNINIT[kernel]
+    proc = run_child(f"""
+        report(lambda: mod.get_function('shared_uninit_fixed')(2, 64, (w, y), shared_mem=256))
+        t = np.arange(64)
+        print("R1", np.array_equal(y.get()[:64], (63 - t + (t + 1) % 64).astype(np.float32)))
+        report(lambda: {launch})
+    """, extra_env={"OPENHIP_MEMCHECK_TOOL": "initcheck"})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "R1 True" in proc.stdout, proc.stdout
+    out = [ln for ln in proc.stdout.splitlines() if ln.startswith(("HIPERROR", "NOERROR"))]
+    assert out[0] == "NOERROR", out
+    assert out[1].startswith("HIPERROR hipErrorIllegalAddress | "), out
+    parts = [p.strip() for p in out[1].split(" | ", 1)[1].split(" ## ")]
+    assert parts[0].endswith("Uninitialized __shared__ memory read of size 4 bytes (never "
+                             "written)"), parts
+    assert parts[1] == f"at memcheck_kernels.hip:{bad_line(kernel)} in {kernel}", parts
+    assert parts[2] == f"by thread ({thread}) in block (0,0,0) of kernel '{kernel}'", parts

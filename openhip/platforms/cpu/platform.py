@@ -474,6 +474,14 @@ class CpuPlatform(Platform):
         fn.argtypes = [ctypes.POINTER(ctypes.c_uint64), ctypes.c_uint, ctypes.c_uint64]
         fn.restype = None
         fn(pairs, len(arrays), anchor)
+        init = getattr(cdll, "openhip_memcheck_static_arrays", None)
+        if init is not None:  # initcheck: the arrays, marked never written at each block
+            tracked, _ = tls.shared_arrays(binary)
+            if tracked:
+                both = (ctypes.c_uint64 * (2 * len(tracked)))(*[v for a in tracked for v in a])
+                init.argtypes = [ctypes.POINTER(ctypes.c_uint64), ctypes.c_uint]
+                init.restype = None
+                init(both, len(tracked))
 
     def unload_module(self, device: int, module: Any) -> None:
         if not isinstance(module, CpuModule) or module.cdll is None:

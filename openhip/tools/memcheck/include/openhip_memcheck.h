@@ -100,6 +100,9 @@ __attribute__((noinline, cold)) inline void stop(uintptr_t a, void* pc) {
 #ifdef OPENHIP_RACECHECK
 __attribute__((noinline)) void race_access(uintptr_t a, uint64_t n, bool write, void* pc);
 #endif
+#ifdef OPENHIP_INITCHECK
+bool in_static_shared(uintptr_t a);  // (below)
+#endif
 
 OPENHIP_MC_NOCHECK __attribute__((noinline, cold)) inline void bad_access(uintptr_t a, uint64_t n, bool write,
                                                        void* pc) {
@@ -123,9 +126,12 @@ OPENHIP_MC_NOCHECK __attribute__((noinline, cold)) inline void bad_access(uintpt
     }
     if (uninit && !bad) {
       if (!write) {
-        snprintf(t_what, sizeof t_what, "memcheck: Uninitialized __global__ memory read of "
-                 "size %llu bytes: the address is in device memory never written by "
-                 "a kernel, copy or memset (never written)", static_cast<unsigned long long>(n));
+        const bool shared = in_static_shared(a) || strcmp(space(a), "__shared__") == 0;
+        snprintf(t_what, sizeof t_what, "memcheck: Uninitialized %s memory read of size %llu "
+                 "bytes: the address is in %s never written (never written)",
+                 shared ? "__shared__" : "__global__", static_cast<unsigned long long>(n),
+                 shared ? "shared memory the block has" : "device memory a kernel, copy or "
+                 "memset has");
         stop(a, pc);
         return;
       }
@@ -446,19 +452,74 @@ void memcheck_entry() {
 }  // namespace detail
 }  // namespace openhip
 
+#ifdef OPENHIP_INITCHECK
+// ---- initcheck: shared memory never written ----------------------------------------------------
+// Before each block runs (engine.h entry, one block at a time in initcheck mode) the launch's
+// dynamic shared memory and the module's static __shared__ arrays (their whole granules; the
+// arrays' places come from the module's symbol table like the padding's) are marked never
+// written (0xf7); a write marks what it writes, a read of the rest is reported.
+namespace openhip {
+namespace memcheck {
+static uint64_t g_init_arrays[2 * kMaxStaticShared];
+static unsigned g_init_arrays_n = 0;
+__attribute__((no_sanitize_address)) inline void mark_uninit(uintptr_t a, uint64_t n) {
+  unsigned char* const shadow0 = reinterpret_cast<unsigned char*>(OPENHIP_MEMCHECK_SHADOW);
+  const uintptr_t lo = (a + 7) & ~uintptr_t(7), hi = (a + n) & ~uintptr_t(7);
+  if (hi > lo) memset(shadow0 + (lo >> 3), 0xf7, (hi - lo) >> 3);
+}
+__attribute__((no_sanitize_address)) bool in_static_shared(uintptr_t a) {
+  const uintptr_t base = reinterpret_cast<uintptr_t>(&::openhip::detail::tstate) - g_tls_anchor;
+  for (unsigned i = 0; i < g_init_arrays_n; ++i) {
+    const uintptr_t lo = base + g_init_arrays[2 * i];
+    if (a >= lo && a < lo + g_init_arrays[2 * i + 1]) return true;
+  }
+  return false;
+}
+}  // namespace memcheck
+namespace detail {
+__attribute__((no_sanitize_address)) void initcheck_block(const openhip_launch* L) {
+  namespace mc = ::openhip::memcheck;
+  if (tstate.dyn != nullptr && L->shared_mem != 0) {
+    mc::mark_uninit(reinterpret_cast<uintptr_t>(tstate.dyn), L->shared_mem);
+  }
+  const uintptr_t base = reinterpret_cast<uintptr_t>(&tstate) - mc::g_tls_anchor;
+  for (unsigned i = 0; i < mc::g_init_arrays_n; ++i) {
+    mc::mark_uninit(base + mc::g_init_arrays[2 * i], mc::g_init_arrays[2 * i + 1]);
+  }
+}
+}  // namespace detail
+}  // namespace openhip
+
+// The module's static __shared__ arrays, as (TLS offset, bytes) pairs (initcheck mode).
+extern "C" __attribute__((visibility("default"), used)) void openhip_memcheck_static_arrays(
+    const uint64_t* pairs, unsigned n) {
+  namespace mc = ::openhip::memcheck;
+  n = n < mc::kMaxStaticShared ? n : mc::kMaxStaticShared;
+  for (unsigned i = 0; i < 2 * n; ++i) mc::g_init_arrays[i] = pairs[i];
+  mc::g_init_arrays_n = n;
+}
+#endif
+
 // Clears what the workers marked (the module is about to be unloaded; no kernel of it runs).
 extern "C" __attribute__((visibility("default"), used, no_sanitize_address)) void
 openhip_memcheck_static_unmark() {
   namespace mc = ::openhip::memcheck;
   const unsigned n = mc::g_marked_n < mc::kMaxMarked ? mc::g_marked_n : mc::kMaxMarked;
   unsigned char* const shadow0 = reinterpret_cast<unsigned char*>(OPENHIP_MEMCHECK_SHADOW);
+  auto clear = [shadow0](uintptr_t a, uint64_t bytes) {
+    const uintptr_t lo = a & ~uintptr_t(7);
+    const uintptr_t hi = (a + bytes + 7) & ~uintptr_t(7);
+    memset(shadow0 + (lo >> 3), 0, (hi - lo) >> 3);
+  };
   for (unsigned k = 0; k < n; ++k) {
     for (unsigned i = 0; i < mc::g_static_shared_n; ++i) {
-      const uintptr_t a = mc::g_marked[k] + mc::g_static_shared[2 * i];
-      const uintptr_t lo = a & ~uintptr_t(7);
-      const uintptr_t hi = (a + mc::g_static_shared[2 * i + 1] + 7) & ~uintptr_t(7);
-      memset(shadow0 + (lo >> 3), 0, (hi - lo) >> 3);
+      clear(mc::g_marked[k] + mc::g_static_shared[2 * i], mc::g_static_shared[2 * i + 1]);
     }
+#ifdef OPENHIP_INITCHECK
+    for (unsigned i = 0; i < mc::g_init_arrays_n; ++i) {  // (what initcheck_block marked)
+      clear(mc::g_marked[k] + mc::g_init_arrays[2 * i], mc::g_init_arrays[2 * i + 1]);
+    }
+#endif
   }
   mc::g_marked_n = 0;
 }

@@ -170,6 +170,11 @@ void racecheck_phase();
 // __syncwarp, a tile's sync): it orders their accesses only, not other warps'.
 void racecheck_sync(unsigned first, unsigned end);
 #endif
+#ifdef OPENHIP_INITCHECK
+// Initcheck (the checked header): before each block runs, its shared memory (the launch's
+// dynamic bytes and the module's static arrays) is marked never written.
+void initcheck_block(const openhip_launch* L);
+#endif
 
 // ---- failures ------------------------------------------------------------------------------------
 // Records `status` and a message in the worker and jumps out of the kernel (from any fiber
@@ -1026,6 +1031,9 @@ __attribute__((noinline)) bool loop_find_thread(const openhip_launch* L, openhip
     return true;
   }
   W->in_kernel = 1;
+#ifdef OPENHIP_INITCHECK
+  initcheck_block(L);
+#endif
   loop_rerun<K, Sig>(L, blk, typename Sig::Indices{});
   W->in_kernel = 0;
   tstate.diagnosing = 0;
@@ -1069,6 +1077,9 @@ __attribute__((noinline, cold)) bool region_find_thread(const openhip_launch* L,
     return same;
   }
   W->in_kernel = 1;
+#ifdef OPENHIP_INITCHECK
+  initcheck_block(L);  // (the rerun reads what the first run read: never written)
+#endif
   region_run<K, Sig>(L, blk, blk + 1, typename Sig::Indices{});
   W->in_kernel = 0;
   tstate.diagnosing = 0;
@@ -1208,6 +1219,14 @@ __attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, 
     return tstate.status;
   }
   W->in_kernel = 1;
+#ifdef OPENHIP_INITCHECK
+  // initcheck: one block at a time, its shared memory marked never written first
+  for (uint64_t blk = b0, last = b1; blk < last; ++blk) {
+    b0 = blk;
+    b1 = blk + 1;
+    tstate.cur_block = blk;
+    initcheck_block(L);
+#endif
   if constexpr (Mode == kModeFibers) {
     if (int rc = fiber_launch<K, Sig>(L, W, b0, b1, typename Sig::Indices{})) {
       W->in_kernel = 0;
@@ -1228,6 +1247,9 @@ __attribute__((noinline)) int entry(const openhip_launch* L, openhip_worker* W, 
     loop_run<K, Sig, Mode == kModeLoopWide>(L, b0, b1, typename Sig::Indices{});
 #endif
   }
+#ifdef OPENHIP_INITCHECK
+  }
+#endif
   W->in_kernel = 0;
   if (tstate.violation != nullptr) {
     snprintf(W->error, sizeof W->error,
