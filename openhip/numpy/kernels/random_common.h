@@ -52,8 +52,11 @@ __device__ __forceinline__ double ohr_s_normal(ohr_stream& s) {
 // ---- array-valued parameters ---------------------------------------------------------------
 // The *_a kernels read P parameter arrays broadcast against the output (numpy's rules): desc =
 // {ndim, shape[0..ndim-1], strides[0][0..ndim-1], ..., strides[P-1][0..ndim-1]} in elements,
-// C order, a stride of 0 along a broadcast dimension; the Python side (random/_params.py)
-// collapses the dimensions first, so an output with parameters of its own shape has ndim 1.
+// C order, a stride of 0 along a broadcast dimension, then magic[0..ndim-1]: ceil(2^64 /
+// shape[d]) when the output has fewer than 2^32 elements (then i / shape[d] is exactly
+// __umul64hi(i, magic[d]): i < 2^32 and shape[d] <= 2^32), else 0 (a division). The Python
+// side (random/_params.py) collapses the dimensions first, so an output with parameters of
+// its own shape has ndim 1.
 template <int P>
 __device__ __forceinline__ void ohr_param_offsets(const long long* desc, unsigned long long i,
                                                   long long* off) {
@@ -62,11 +65,14 @@ __device__ __forceinline__ void ohr_param_offsets(const long long* desc, unsigne
     for (int k = 0; k < P; ++k) off[k] = (long long)i * desc[2 + k];
     return;
   }
+  const long long* magic = desc + 1 + nd + P * nd;
   for (int k = 0; k < P; ++k) off[k] = 0;
   for (int d = nd - 1; d >= 0; --d) {
     const unsigned long long extent = (unsigned long long)desc[1 + d];
-    const unsigned long long idx = i % extent;
-    i /= extent;
+    const unsigned long long m = (unsigned long long)magic[d];
+    const unsigned long long q = m ? __umul64hi(i, m) : i / extent;
+    const unsigned long long idx = i - q * extent;
+    i = q;
     for (int k = 0; k < P; ++k) off[k] += (long long)idx * desc[1 + nd + k * nd + d];
   }
 }

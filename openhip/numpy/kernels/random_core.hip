@@ -182,6 +182,23 @@ __global__ void ohr_exponential_a(unsigned int k0, unsigned int k1, unsigned int
   }
 }
 
+// The general walk of uniform_a / normal_a as a second pass over the scalar kernel's standard
+// values (low 0 / loc 0, scale 1): out[i] = fma(out[i], b, a) with element i's parameters, the
+// one-pass kernels' arithmetic (SPAN: b = p1 - p0, uniform's high - low), so the bits are the
+// same.  Two passes because the walk in the same loop keeps GCC from vectorising the CPU
+// platform's thread loop around Box-Muller (FLAT descriptors keep the one-pass form).
+template <typename T, bool SPAN>
+__global__ void ohr_affine_a(T* out, unsigned long long n, const double* p0, const double* p1,
+                             const long long* desc) {
+  const unsigned long long i = ohr_tid();
+  if (i >= n) return;
+  long long o[2];
+  ohr_param_offsets<2>(desc, i, o);
+  const double a = p0[o[0]], b = SPAN ? p1[o[1]] - a : p1[o[1]];
+  const T v = out[i];
+  out[i] = ((a == 0.0) & (b == 1.0)) ? v : (T)fma((double)v, b, a);
+}
+
 // 64-bit keys for permutations: element i's key is its stream's first 64 bits.
 __global__ void ohr_keys(unsigned int k0, unsigned int k1, unsigned int c0, unsigned int c1,
     unsigned int c2, unsigned int c3, unsigned long long* out, unsigned long long n) {

@@ -117,8 +117,16 @@ class Generator:
         scalar kernel): ``ohr_<kernel>_a`` reads them broadcast."""
         shape = _params.out_shape(size, params)
         desc, flat = _params.broadcast(shape, params)
-        return self._vector(f"{kernel}_a", shape, dtype, params + (desc,),
-                            "true" if flat else "false")
+        if flat or kernel not in ("uniform", "normal"):
+            return self._vector(f"{kernel}_a", shape, dtype, params + (desc,),
+                                "true" if flat else "false")
+        # the general walk: the standard values, then a pass applying the parameters
+        out = self._vector(kernel, shape, dtype, (0.0, 1.0))
+        span = "true" if kernel == "uniform" else "false"
+        n = _arrays.count(shape)
+        _kernels.launch("core", f"ohr_affine_a<{_kernels.c_type(dtype)}, {span}>", n,
+                        (out, n) + params + (desc,))
+        return out
 
     def _stream_a(self, family: str, name: str, size: Any, dtype: np.dtype, params: tuple,
                   extra: tuple = ()) -> Any:

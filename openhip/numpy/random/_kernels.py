@@ -33,8 +33,12 @@ _FLOAT_TYPES = {np.dtype(np.float32): "float", np.dtype(np.float64): "double"}
 FAMILIES: dict[str, tuple[str, tuple[str, ...]]] = {
     "core": ("random_core.hip", tuple(
         f"ohr_{k}<{t}>" for k in ("uniform", "normal", "exponential") for t in _FLOAT_TYPES.values())
-        + tuple(f"ohr_{k}_a<{t}, {flat}>" for k in ("uniform", "normal", "exponential")
-                for t in _FLOAT_TYPES.values() for flat in ("false", "true"))),
+        + tuple(f"ohr_{k}_a<{t}, true>" for k in ("uniform", "normal")
+                for t in _FLOAT_TYPES.values())
+        + tuple(f"ohr_exponential_a<{t}, {flat}>" for t in _FLOAT_TYPES.values()
+                for flat in ("false", "true"))
+        + tuple(f"ohr_affine_a<{t}, {span}>" for t in _FLOAT_TYPES.values()
+                for span in ("false", "true"))),
     "discrete": ("random_discrete.hip", tuple(
         f"ohr_{k}<{t}>" for k in ("integers", "integers32", "integers_redo", "integers_a")
         for t in _INTEGER_TYPES.values())),

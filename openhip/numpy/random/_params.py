@@ -118,7 +118,19 @@ def broadcast(shape: tuple[int, ...], params: tuple) -> tuple[Any, bool]:
     desc = [len(dims), *dims]
     for st in strides:
         desc.extend(st)
+    desc.extend(_magic(dims, math.prod(shape)))
     return asarray(np.array(desc, dtype=np.int64)), len(dims) == 1
+
+
+def _magic(dims: list[int], total: int) -> list[int]:
+    """Per dimension, ceil(2^64 / extent) as an int64 bit pattern when ``total`` < 2^32 (the
+    kernels then divide by a multiply-high: exact for numerators < 2^32 and extents <= 2^32),
+    else 0 (a plain division)."""
+    out = []
+    for e in dims:
+        m = -(-(1 << 64) // e) if total < (1 << 32) and 2 <= e <= (1 << 32) else 0
+        out.append(m - (1 << 64) if m >= (1 << 63) else m)
+    return out
 
 
 def any_true(mask: Any) -> bool:
