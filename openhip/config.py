@@ -24,6 +24,9 @@ OPENHIP_CPU_PCH            ``0``: no precompiled hip_runtime.h for the CPU platf
 OPENHIP_CPU_REGIONS        ``0``: run every synchronising kernel as fibers; by default kernels
                            whose barriers are provably reached by all threads are split at
                            them into loops over the block's threads (much faster)
+OPENHIP_FUSION             ``0``: openhip.numpy runs every elementwise operation as its own
+                           kernel; by default chains of them (``a * x + y``) run as one
+                           (``openhip/numpy/_fusion.py``)
 OPENHIP_POOL_LIMIT         bytes the memory pool of each device may hold: bytes, a size with
                            a suffix (``512M``, ``4G``) or a percentage of the device's memory
                            (``50%``); unset or ``0``: no limit (``openhip/runtime/pool.py``)

@@ -37,6 +37,7 @@ from ._dtypes import (
     uint64,
 )
 from ._elementwise import *  # noqa: F403
+from ._fusion import fuse
 from ._indexing import take, take_along_axis
 from ._info import __array_namespace_info__
 from ._manipulation import *  # noqa: F403
@@ -55,7 +56,7 @@ __all__ = (["__array_api_version__", "__array_namespace_info__", "ndarray", "e",
             "nan", "newaxis", "take", "take_along_axis", "bool", "int8", "int16", "int32",
             "int64", "uint8", "uint16", "uint32", "uint64", "float16", "bfloat16", "float32",
             "float64", "complex64", "complex128", "can_cast", "finfo", "iinfo", "isdtype",
-            "result_type", "get_default_memory_pool"]
+            "result_type", "get_default_memory_pool", "fuse"]
            + _creation.__all__ + _elementwise.__all__ + _manipulation.__all__)
 
 # Part 2 of the namespace (reductions, searching, sorting, sets, utility, custom kernels)

@@ -53,6 +53,9 @@ def c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
     return tuple(reversed(strides))
 
 
+_C_STRIDES: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+
+
 def empty_array(shape: tuple[int, ...], dtype: np.dtype, device: Device) -> ndarray:
     """A new C-contiguous uninitialised array."""
     n = math.prod(shape)
@@ -124,6 +127,25 @@ class ndarray(DeviceArray):
         else:
             self._strides = strides
             self._contig = strides == c_strides(shape, dtype.itemsize) or math.prod(shape) <= 1
+        return self
+
+    @classmethod
+    def _new_contig(cls, buffer: DeviceBuffer, shape: tuple[int, ...], dtype: np.dtype
+                    ) -> ndarray:
+        """A new C-contiguous array over ``buffer`` (the strides memoised per shape)."""
+        self = object.__new__(cls)
+        self._data = MemoryPointer(buffer, 0)
+        self.shape = shape
+        self.dtype = dtype
+        self._base = None
+        key = (shape, dtype.itemsize)
+        st = _C_STRIDES.get(key)
+        if st is None:
+            st = c_strides(shape, dtype.itemsize)
+            if len(_C_STRIDES) < 4096:
+                _C_STRIDES[key] = st
+        self._strides = st
+        self._contig = True
         return self
 
     def _view_as(self, shape: tuple[int, ...], strides: tuple[int, ...],

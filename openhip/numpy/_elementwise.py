@@ -17,6 +17,11 @@ isnan/isinf/isfinite/signbit) apart from the rarer ones, and a strided layout's 
 at most four operations of its group: a first use compiles fewer kernels. The launch plan of a call (kernel, shapes,
 strides) is memoised per (operation, dtypes, layouts), so a warm call costs a dict lookup, an
 allocation and a launch.
+
+Fusion (_fusion.py): an operation of the fusable set over contiguous operands of one dtype
+does not launch at once; it returns a pending array, and a chain of them (``a * x + y``) is
+computed by one launch of the fused interpreter kernel when the result's memory is first
+taken (a one-operation result by its own kernel here, through ``into``).
 """
 
 from __future__ import annotations
@@ -361,11 +366,14 @@ _PLANS: dict[tuple, _Plan] = {}
 _PLAN_LOCK = threading.Lock()
 
 
-def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None) -> ndarray:
+def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None,
+           into: ndarray | None = None) -> ndarray:
     """Run ``op`` over arrays and Python scalars (numpy/DeviceArray inputs are converted).
 
-    A fusable operation (_fusion.py) returns a pending array instead of launching."""
-    if out is None and op.name in _FUSABLE:
+    A fusable operation (_fusion.py) returns a pending array instead of launching. ``into``:
+    the new C-contiguous result array to write (a pending one-operation result being
+    computed), else one is allocated; unlike ``out`` it takes the memoised plan."""
+    if out is None and into is None and op.name in _FUSABLE:
         res = _fusion.try_fuse(op, operands, ndarray)
         if res is not None:
             return res
@@ -387,7 +395,7 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None) -> nda
         plan = _PLANS.get(key)
         if plan is not None and arrays[0].device is plan.kernel.device and (
                 len(arrays) == 1 or _same_device(arrays)):
-            return _launch(plan, operands, None)
+            return _launch(plan, operands, into)
     dev = _check_devices(op.name, arrays)
     # dtype of the computation
     if op.name == "where":
@@ -459,7 +467,11 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None) -> nda
             if len(_PLANS) > 4096:
                 _PLANS.clear()
             _PLANS[key] = plan
-    return _launch(plan, tuple(conv), out)
+    return _launch(plan, tuple(conv), out if out is not None else into)
+
+
+def _apply_into(op: Op, operands: tuple[Any, ...], into: ndarray) -> None:
+    _apply(op, operands, into=into)
 
 
 def _same_device(arrays: list[ndarray]) -> bool:
@@ -732,5 +744,5 @@ def clip(x: Any, /, min: Any = None, max: Any = None) -> ndarray:  # noqa: A002
     return _apply(_OPS["clip"], (x, bounds[0], bounds[1]))
 
 
-_fusion.bind(_alloc, _scalar_bytes)
+_fusion.bind(_alloc, _scalar_bytes, _apply_into)
 _ = ctypes  # ctypes is used through OhArgs

@@ -32,7 +32,9 @@ opcodes apply the same ops.h functions as the unfused kernels, one operation at 
 memory, so a fused result is bit for bit the unfused one. One build per dtype serves every
 expression (no compile per expression).
 
-``OPENHIP_FUSION=0`` turns fusion off for the process; :func:`enabled` switches it in a block.
+``OPENHIP_FUSION=0`` turns fusion off (read at each operation); :func:`enabled` switches it in
+a block; ``hnp.fuse`` is CuPy's decorator (here it only calls the function: fusion is
+automatic).
 A pointer taken from an array *before* a pending result was made from it (``p = x.data.ptr``,
 then ``t = 2 * x``, then a raw kernel writing through ``p``) is not seen: take pointers when
 launching.
@@ -41,7 +43,9 @@ launching.
 from __future__ import annotations
 
 import contextlib
+import copy
 import ctypes
+import functools
 import os
 import threading
 import weakref
@@ -52,11 +56,12 @@ import numpy as np
 
 from ..platforms.base import PackedArgs
 from ..runtime import deferred
-from ..runtime.stream import _stream_stack
+from ..runtime.module import Function
+from ..runtime.stream import Stream, _stream_stack
 from . import _dtypes as D
 from ._kernels import Family, ctype
 
-__all__ = ["OPCODES", "Pending", "enabled", "flush", "is_enabled", "pending_count",
+__all__ = ["OPCODES", "Pending", "enabled", "flush", "fuse", "is_enabled", "pending_count",
            "try_fuse"]
 
 FAMILY = Family("fused", "fused.hip", options=("-std=c++17",))  # the elementwise flags
@@ -83,8 +88,9 @@ _SYMBOL = {"add": "+", "subtract": "-", "multiply": "*", "divide": "/", "equal":
            "not_equal": "!=", "less": "<", "less_equal": "<=", "greater": ">",
            "greater_equal": ">="}
 
-_ENABLED = os.environ.get("OPENHIP_FUSION", "1").strip().lower() not in ("0", "off", "false",
-                                                                        "no")
+_OFF = frozenset(("0", "off", "false", "no"))
+#: set by enabled(); None: OPENHIP_FUSION decides (read at each operation, as config.py says)
+_ENABLED: bool | None = None
 #: weak references to the pending arrays, in creation order (the list is never rebound:
 #: _array.py tests it on every ``data`` access)
 _PENDING: list[weakref.ref] = []
@@ -112,13 +118,15 @@ class Pending:
     the tree's left-to-right order; ``need`` the registers its evaluation takes."""
 
     __slots__ = ("key", "leaves", "consts", "nodes", "need", "dtype", "odt", "stream",
-                 "device")
+                 "device", "op", "operands")
 
     def __init__(self, key: Any, leaves: tuple, consts: tuple, nodes: int, need: int,
-                 dtype: np.dtype, odt: np.dtype, stream: Any, device: Any) -> None:
+                 dtype: np.dtype, odt: np.dtype, stream: Any, device: Any, op: Any,
+                 operands: tuple | None) -> None:
         self.key, self.leaves, self.consts, self.nodes, self.need = key, leaves, consts, \
             nodes, need
         self.dtype, self.odt, self.stream, self.device = dtype, odt, stream, device
+        self.op, self.operands = op, operands  # one operation: run as the unfused kernel
 
     def name(self) -> str:
         """The expression, readable (``fused: (x0*c0)+x1``): what the profiler shows."""
@@ -143,13 +151,15 @@ class Pending:
 
 def is_enabled() -> bool:
     """Whether elementwise operations fuse (``OPENHIP_FUSION=0`` turns it off)."""
-    return _ENABLED
+    if _ENABLED is not None:
+        return _ENABLED
+    return os.environ.get("OPENHIP_FUSION", "1").strip().lower() not in _OFF
 
 
 @contextlib.contextmanager
 def enabled(flag: bool) -> Iterator[None]:
-    """Fusion on (True) or off (False) inside the block (for the whole process; what is pending
-    is computed first)."""
+    """Fusion on (True) or off (False) inside the block, whatever OPENHIP_FUSION says (for the
+    whole process; what is pending is computed first)."""
     global _ENABLED
     flush()
     old, _ENABLED = _ENABLED, bool(flag)
@@ -160,6 +170,25 @@ def enabled(flag: bool) -> Iterator[None]:
         _ENABLED = old
 
 
+def fuse(*args: Any, kernel_name: str | None = None) -> Any:
+    """CuPy's ``fuse`` decorator (``@hnp.fuse`` or ``@hnp.fuse(kernel_name=...)``), so CuPy
+    code ports unchanged. Elementwise operations fuse by themselves here (a chain of them
+    runs as one kernel when its operands allow it), so the decorated function is called as
+    it is; ``kernel_name`` is accepted and not needed."""
+
+    def wrap(fn: Any) -> Any:
+        @functools.wraps(fn)
+        def fused_fn(*a: Any, **kw: Any) -> Any:
+            return fn(*a, **kw)
+        return fused_fn
+
+    if len(args) == 1 and callable(args[0]):
+        return wrap(args[0])
+    if args:
+        raise TypeError("fuse() takes a function or only keyword arguments")
+    return wrap
+
+
 def pending_count() -> int:
     """How many arrays are listed as pending (alive or not): for tests and diagnostics."""
     return len(_PENDING)
@@ -168,7 +197,7 @@ def pending_count() -> int:
 def try_fuse(op: Any, operands: tuple[Any, ...], ndarray: type) -> Any:
     """A pending result of ``op`` over ``operands``, or None when the operation is outside the
     fusable set (the caller then runs it unfused, with its checks and error messages)."""
-    if not _ENABLED:
+    if not (_ENABLED if _ENABLED is not None else is_enabled()):
         return None
     name = op.name
     dt = shape = dev = None
@@ -216,8 +245,9 @@ def try_fuse(op: Any, operands: tuple[Any, ...], ndarray: type) -> Any:
             flush()
             parts = _parts(name, operands, ndarray, shape, dt, stream, consts)
         key, leaves, cs, nodes, need = parts
-        out = ndarray._new(_alloc(n * odt.itemsize, dev), shape, odt, 0, None)
-        out._pend = Pending(key, leaves, cs, nodes, need, dt, odt, stream, dev)
+        out = ndarray._new_contig(_alloc(n * odt.itemsize, dev), shape, odt)
+        out._pend = Pending(key, leaves, cs, nodes, need, dt, odt, stream, dev, op,
+                            operands if nodes == 1 else None)
         _PENDING.append(weakref.ref(out))
     return out
 
@@ -256,12 +286,16 @@ def _parts(name: str, operands: tuple[Any, ...], ndarray: type, shape: tuple[int
     return ((name, *keys), leaves, cs, nodes, need)
 
 
+_OWNER: list[int | None] = [None]  # the thread flushing now
+
+
 def flush() -> None:
     """Compute every pending array still alive, in creation order (launches, no wait)."""
-    if not _PENDING:
-        return
+    if not _PENDING or _OWNER[0] == threading.get_ident():
+        return  # (inside a flush: an unfused launch taking its operands' data)
     with _LOCK:
         done = 0
+        _OWNER[0] = threading.get_ident()
         try:
             while done < len(_PENDING):
                 x = _PENDING[done]()
@@ -269,6 +303,7 @@ def flush() -> None:
                 if x is not None and x._pend is not None:
                     _compute(x)
         finally:
+            _OWNER[0] = None
             del _PENDING[:done]
 
 
@@ -305,8 +340,10 @@ def _combine(children: list[tuple[int, bool]]) -> int:
     needs more first (Sethi-Ullman), then the destination while the operands are held."""
     if len(children) == 1:
         n, r = children[0]
-        return max(n, r + 1)
-    (n1, r1), (n2, r2) = sorted(children, key=lambda c: -c[0])
+        return n if n > r + 1 else r + 1
+    (n1, r1), (n2, r2) = children
+    if n2 > n1:
+        (n1, r1), (n2, r2) = (n2, r2), (n1, r1)
     return max(n1, r1 + n2, r1 + r2 + 1)
 
 
@@ -352,55 +389,121 @@ def _program(key: Any) -> bytes:
     return prog
 
 
-def _kernel(dt: np.dtype, odt: np.dtype, device: Any) -> Any:
-    c = ctype(dt)
-    exprs = (f"fused<{c}, {c}>", f"fused<{c}, bool>")
-    return FAMILY.kernel(f"fused.{dt.name}", exprs, f"fused<{c}, {ctype(odt)}>", device)
+_KERNELS: dict[tuple[np.dtype, np.dtype, Any], tuple[Any, int, int, int]] = {}
+
+
+def _kernel(dt: np.dtype, odt: np.dtype, device: Any) -> tuple[Any, int, int, int]:
+    """(kernel, elements per thread, block, elements per launch) of a dtype on a device."""
+    got = _KERNELS.get((dt, odt, device))
+    if got is None:
+        c = ctype(dt)
+        exprs = (f"fused<{c}, {c}>", f"fused<{c}, bool>")
+        k = FAMILY.kernel(f"fused.{dt.name}", exprs, f"fused<{c}, {ctype(odt)}>", device)
+        cpu = device.platform == "cpu"
+        chunk = CHUNK_BYTES // dt.itemsize if cpu else 1  # (compute type = storage type)
+        block = _CPU_BLOCK if cpu else _GPU_BLOCK
+        got = (k, chunk, block, min(_MAX_PIECE, k._maxgx * block * chunk))
+        _KERNELS[(dt, odt, device)] = got
+    return got
+
+
+# One argument struct for every launch (launches happen under _LOCK; a platform copies the
+# arguments when it is called), with the program of the last launch left in place.
+_ARGS = OhFused()
+_PACKED = PackedArgs((ctypes.c_char * ctypes.sizeof(OhFused)).from_buffer(_ARGS), (0,),
+                     (ctypes.sizeof(OhFused),), (_ARGS,))
+_CVAL = ctypes.addressof(_ARGS) + OhFused.cval.offset
+_LAST: list[Any] = [None]
 
 
 def _compute(x: Any) -> None:
     p = x._pend
-    prog = _program(p.key)
-    k = _kernel(p.dtype, p.odt, p.device)
-    s = OhFused()
-    n = x.size
-    s.out = x._data.ptr
-    leaf_step = []
-    for i, leaf in enumerate(p.leaves):
-        s.leaf[i] = leaf._data.ptr
-        leaf_step.append(p.dtype.itemsize if leaf.shape else 0)
-    for i, raw in enumerate(p.consts):
-        s.cval[i][0] = int.from_bytes(raw[:8], "little")
-        s.cval[i][1] = int.from_bytes(raw[8:16], "little")
-    s.nins = len(prog) // 4
-    ctypes.memmove(s.ins, prog, len(prog))
-    cpu = p.device.platform == "cpu"
-    chunk = CHUNK_BYTES // p.dtype.itemsize if cpu else 1  # (compute type = storage type)
-    block = _CPU_BLOCK if cpu else _GPU_BLOCK
+    if p.operands is not None:  # one operation: its own (unfused) kernel, on its stream
+        st = _stream_stack()
+        if p.stream is None and not st:
+            _unfused(p.op, p.operands, x)
+        else:
+            st.append(p.stream if p.stream is not None else Stream._default(p.device))
+            try:
+                _unfused(p.op, p.operands, x)
+            finally:
+                st.pop()
+        x._pend = None
+        return
+    prog = _PROGRAMS.get(p.key) or _program(p.key)
+    k, chunk, block, piece = _KERNELS.get((p.dtype, p.odt, p.device)) or _kernel(
+        p.dtype, p.odt, p.device)
+    s = _ARGS
+    if prog is not _LAST[0]:
+        ctypes.memmove(s.ins, prog, len(prog))
+        s.nins = len(prog) // 4
+        _LAST[0] = prog
+    out = x._data.ptr
+    s.out = out
+    leaf = s.leaf
+    i = 0
+    for v in p.leaves:
+        leaf[i] = v._data.ptr
+        i += 1
+    i = 0
+    for raw in p.consts:
+        ctypes.memmove(_CVAL + 16 * i, raw, 16)
+        i += 1
     handle = None if p.stream is None else p.stream._handle
-    piece = min(_MAX_PIECE, k._maxgx * block * chunk)
-    start = 0
-    while start < n:
-        m = min(piece, n - start)
-        if start:
-            s.out = x._data.ptr + start * p.odt.itemsize
-            for i, step in enumerate(leaf_step):
-                s.leaf[i] = p.leaves[i]._data.ptr + start * step
-        s.n = m
-        threads = (m + chunk - 1) // chunk
-        grid = ((threads + block - 1) // block, 1, 1)
-        size = ctypes.sizeof(s)
-        packed = PackedArgs((ctypes.c_char * size).from_buffer(s), (0,), (size,))
-        k._platform.launch(k._index, k._handle, grid, (block, 1, 1), 0, handle, packed)
-        start += m
+    n = x.size
+    if Function.__call__ is not Function._unwrapped_call:  # a tool (the profiler) watches
+        _watched_launch(k, p, n, chunk, block, piece, out)
+    elif n <= piece:
+        s.n = n
+        grid = (((n + chunk - 1) // chunk + block - 1) // block, 1, 1)
+        k._platform.launch(k._index, k._handle, grid, (block, 1, 1), 0, handle, _PACKED)
+    else:
+        steps = [p.dtype.itemsize if v.shape else 0 for v in p.leaves]
+        for start in range(0, n, piece):
+            m = min(piece, n - start)
+            s.out = out + start * p.odt.itemsize
+            for j, v in enumerate(p.leaves):
+                leaf[j] = v._data.ptr + start * steps[j]
+            s.n = m
+            grid = (((m + chunk - 1) // chunk + block - 1) // block, 1, 1)
+            k._platform.launch(k._index, k._handle, grid, (block, 1, 1), 0, handle, _PACKED)
     x._pend = None
 
 
-_alloc: Any = None  # _array._alloc and _elementwise._scalar_bytes: bound by bind()
+_NAMED: dict[tuple[int, str], Function] = {}
+
+
+def _watched_launch(k: Any, p: Pending, n: int, chunk: int, block: int, piece: int,
+                    out: int) -> None:
+    """The launches through ``Function.__call__`` (which a tool wraps), as a Function named
+    after the expression (``fused: (x0*c0)+x1``)."""
+    name = p.name()
+    fn = _NAMED.get((id(k.fn), name))
+    if fn is None:
+        fn = copy.copy(k.fn)
+        fn.name = name
+        if len(_NAMED) > 256:
+            _NAMED.clear()
+        _NAMED[(id(k.fn), name)] = fn
+    stream = p.stream if p.stream is not None else Stream._default(p.device)
+    s = _ARGS
+    for start in range(0, n, piece):
+        m = min(piece, n - start)
+        s.out = out + start * p.odt.itemsize
+        for j, v in enumerate(p.leaves):
+            s.leaf[j] = v._data.ptr + (start * p.dtype.itemsize if v.shape else 0)
+        s.n = m
+        fn((((m + chunk - 1) // chunk + block - 1) // block, 1, 1), (block, 1, 1), (s,),
+           stream=stream)
+
+
+# _array._alloc, _elementwise._scalar_bytes and _elementwise._apply_into: bound by bind()
+_alloc: Any = None
 _scalar_bytes: Any = None
+_unfused: Any = None
 
 
-def bind(alloc: Any, scalar_bytes: Any) -> None:
+def bind(alloc: Any, scalar_bytes: Any, unfused: Any) -> None:
     """Called once by _elementwise (whose imports would be circular from here)."""
-    global _alloc, _scalar_bytes
-    _alloc, _scalar_bytes = alloc, scalar_bytes
+    global _alloc, _scalar_bytes, _unfused
+    _alloc, _scalar_bytes, _unfused = alloc, scalar_bytes, unfused

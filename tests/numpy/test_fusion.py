@@ -243,14 +243,22 @@ def test_stream_switch():
     s1, s2 = hip.Stream(), hip.Stream()
     with s1:
         t = x * 4 + 1
-        assert t._pend is not None and t._pend.stream is s1
+        pt = t._pend  # (None only if something flushed meanwhile: always allowed)
+        assert pt is None or pt.stream is s1
+        v = t * 2  # kept pending on s1
+    with s2:  # a host read after switching streams: computed on s1, then read
+        np.testing.assert_array_equal(t.get(), hx * 4 + 1)
+    with s1:
+        w = x - 3
+    s1.synchronize()  # (as unfused: the work of s1 done before s2 reads it)
     with s2:
-        u = t - 1  # another stream: t is computed (on s1) and read as a leaf
-        assert u._pend is not None and u._pend.stream is s2 and u._pend.nodes == 1
-        s1.synchronize()
-        np.testing.assert_array_equal(u.get(), hx * 4)
-    s1.synchronize()
-    np.testing.assert_array_equal(t.get(), hx * 4 + 1)
+        u = w + t  # t, w computed: leaves read on s2
+        pu = u._pend
+        assert pu is None or (pu.stream is s2 and pu.nodes == 1)
+        assert t._pend is None and w._pend is None
+        z = u * 2 + 1  # s2's own chain
+    np.testing.assert_array_equal(z.get(), ((hx - 3) + (hx * 4 + 1)) * 2 + 1)
+    np.testing.assert_array_equal(v.get(), (hx * 4 + 1) * 2)
 
 
 def test_synchronize_flushes():
@@ -353,6 +361,41 @@ def test_fusion_off_switch():
     with _fusion.enabled(False):
         assert (hnp.ones(3) * 2)._pend is None
     assert (hnp.ones(3) * 2)._pend is not None
+
+
+def test_fusion_env_read_per_operation(monkeypatch):
+    x = hnp.ones(3)
+    monkeypatch.setenv("OPENHIP_FUSION", "0")
+    assert (x * 2)._pend is None
+    monkeypatch.setenv("OPENHIP_FUSION", "1")
+    assert (x * 2)._pend is not None
+
+
+def test_cupy_fuse_decorator():
+    @hnp.fuse
+    def axpy(a, x, y):
+        return a * x + y
+
+    @hnp.fuse(kernel_name="squared_diff")
+    def squared_diff(x, y):
+        return (x - y) * (x - y)
+    hx, x = _fresh()
+    np.testing.assert_array_equal(axpy(3.0, x, x).get(), 3 * hx + hx)
+    np.testing.assert_array_equal(squared_diff(x, x * 2).get(), hx * hx)
+    assert axpy.__name__ == "axpy"
+    with pytest.raises(TypeError):
+        hnp.fuse(1, 2)
+
+
+def test_profiler_sees_fused_launches():
+    hx, x = _fresh()
+    y = hnp.ones(N, dtype=hnp.float32)
+    with hip.profile(None) as session:
+        z = 2.0 * x + y
+        hip.synchronize()
+    names = [e["name"] for e in session.trace["traceEvents"] if e.get("cat") == "kernel"]
+    assert "fused: (c0*x0)+x1" in names, names
+    np.testing.assert_array_equal(z.get(), 2 * hx + 1)
 
 
 TARGETS = [("nvidia", "sm_90"), ("amd", "gfx90a")]

@@ -142,8 +142,17 @@ __device__ __forceinline__ const C* ohf_operand(const OhFused& a, int k, int bas
   return 0;
 }
 
+// The program of thread t. On the CPU platform it is not inlined into the engine's thread
+// loops (the engine compiles a kernel's body several times: its loop forms and the fault
+// rerun): the build then holds it once, and a call per chunk costs nothing.
+#ifdef __HIP_PLATFORM_OPENHIP_CPU__
+#define OHF_RUN __attribute__((noinline))
+#else
+#define OHF_RUN __forceinline__
+#endif
+
 template <class T, class To>
-__global__ void fused(OhFused a) {
+__device__ OHF_RUN void ohf_run(const OhFused& a, const int t) {
   typedef typename oh_ct<T>::C C;
   typedef typename ohf_st<To>::T S;
 #ifdef OHF_CHUNK_BYTES
@@ -151,7 +160,6 @@ __global__ void fused(OhFused a) {
 #else
   enum { CH = 1 };
 #endif
-  const int t = blockIdx.x * blockDim.x + threadIdx.x;
   if (t >= (a.n + CH - 1) / CH) return;
   const int base = t * CH;
   const int m = a.n - base < CH ? a.n - base : CH;
@@ -183,4 +191,9 @@ __global__ void fused(OhFused a) {
     }
     ohf_value<C>(op, d, x, y, xv, yv, sc, m);
   }
+}
+
+template <class T, class To>
+__global__ void fused(OhFused a) {
+  ohf_run<T, To>(a, blockIdx.x * blockDim.x + threadIdx.x);
 }
