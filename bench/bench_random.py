@@ -2,7 +2,8 @@
 
     python bench/bench_random.py [--n 16777216] [--repeats 9] [--cpu-time]
 
-Philox4x32 ``random`` float32/float64, ``normal`` and ``integers`` of n values: openhip's
+Philox4x32 ``random`` float32/float64, ``normal``, ``exponential`` and ``integers`` of n
+values, a 2-D-broadcast ``normal`` and an array-``lam`` ``poisson``: openhip's
 kernels (all cores) against ``numpy.random.Generator(numpy.random.Philox)`` (one core; numpy's
 Philox is the 4x64 variant, the nearest peer). Medians over the repeats, alternating.
 ``--cpu-time``: the process's CPU seconds instead of wall time (for a loaded machine; run with
@@ -19,6 +20,7 @@ import time
 import numpy as np
 
 import openhip as hip
+import openhip.numpy as hnp
 from openhip.numpy.random import default_rng
 
 CLOCK = time.perf_counter
@@ -46,6 +48,9 @@ def main() -> None:
     n = args.n
     g = default_rng(1)
     ref = np.random.Generator(np.random.Philox(1))
+    row = np.linspace(-1.0, 1.0, 1024)
+    lam = np.random.default_rng(0).uniform(0.5, 30.0, n // 4)
+    hrow, hlam = hnp.asarray(row), hnp.asarray(lam)
     cases = [
         ("random float32", lambda: g.random(n, dtype=np.float32), lambda: ref.random(n, dtype=np.float32)),
         ("random float64", lambda: g.random(n), lambda: ref.random(n)),
@@ -56,6 +61,11 @@ def main() -> None:
          lambda: ref.standard_exponential(n, dtype=np.float32)),
         ("integers [0, 1000) int64", lambda: g.integers(0, 1000, size=n),
          lambda: ref.integers(0, 1000, size=n)),
+        (f"normal(row(1024), 2.0, size=({n // 1024}, 1024)) float64 (a 2-D broadcast)",
+         lambda: g.normal(hrow, 2.0, size=(n // 1024, 1024)),
+         lambda: ref.normal(row, 2.0, size=(n // 1024, 1024))),
+        (f"poisson(lam array of {n // 4}, lam in [0.5, 30))", lambda: g.poisson(hlam),
+         lambda: ref.poisson(lam)),
     ]
     print(f"n = {n}, {os.cpu_count()} CPUs, load {os.getloadavg()[0]:.2f}, "
           f"device {hip.get_device().platform}, OPENHIP_CPU_THREADS="
