@@ -195,11 +195,11 @@ def _cublas_gemm(a: ndarray, b: ndarray, c: ndarray, count: int, m: int, n: int,
     does not fit its 32-bit arguments (the own gemm serves then)."""
     item = c.dtype.itemsize
     la = _blas_layout(a, m, k)
-    if la is None:
+    if la is None or (count > 1 and a.strides[0] < 0):  # cuBLAS documents no negative strides
         a = a.copy()
         la = _openblas.NO_TRANS, k
     lb = _blas_layout(b, k, n)
-    if lb is None:
+    if lb is None or (count > 1 and b.strides[0] < 0):
         b = b.copy()
         lb = _openblas.NO_TRANS, n
     _, s_cr, s_cc = (s // item for s in c.strides)

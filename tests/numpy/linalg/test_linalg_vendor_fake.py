@@ -109,7 +109,7 @@ def test_matmul_dtypes(route, dtype):
 
 
 @pytest.mark.parametrize("case", ["a_T", "b_T", "both_T", "row_slice", "col_step", "batch_T",
-                                  "neg_step", "batch_step"])
+                                  "neg_step", "batch_step", "batch_reversed"])
 def test_matmul_strided_views(route, case):
     a_full, b_full = _data((4, 9, 8), np.float64), _data((4, 8, 7), np.float64)
     a_dev, b_dev = hnp.asarray(a_full), hnp.asarray(b_full)
@@ -136,9 +136,12 @@ def test_matmul_strided_views(route, case):
     elif case == "neg_step":
         a_np, a_v = a_full[:, ::-1, :], a_dev[:, ::-1, :]
         b_np, b_v = b_full, b_dev
-    else:
+    elif case == "batch_step":
         a_np, a_v = a_full[::2], a_dev[::2]
         b_np, b_v = b_full[::2], b_dev[::2]
+    else:
+        a_np, a_v = a_full[::-1], a_dev[::-1]
+        b_np, b_v = b_full, b_dev
     _check(a_np, b_np, a_v, b_v, route)
 
 
