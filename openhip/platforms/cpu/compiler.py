@@ -545,8 +545,11 @@ def _pch_header(compiler: Compiler, flags: Sequence[str]) -> str | None:
         return None
     from ...compiler import trust
 
+    # (the include directory's path too: a PCH records the headers by path, and one built from
+    # another tree with the same headers -- a second checkout, a `git archive` -- made every
+    # build here include engine.h twice: "redefinition of ...")
     key = hashlib.sha256("\0".join([compiler.path, compiler.version, _include_digest(),
-                                     *flags]).encode()).hexdigest()[:20]
+                                     str(INCLUDE_DIR), *flags]).encode()).hexdigest()[:20]
     with _pch_lock:
         if key in _pch_cache:
             return _pch_cache[key]
