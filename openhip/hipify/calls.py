@@ -108,6 +108,9 @@ ARG_RULES: dict[str, list[ArgRule]] = {
     "cudaFuncGetAttributes": _hip(ArgOp(1, "cast_void")),
     "cudaFuncSetAttribute": _hip(ArgOp(0, "cast_void")),
     "cudaLaunchCooperativeKernel": _hip(ArgOp(0, "cast_void")),
+    # later HIPIFY (runtime_functions_before_13000.cu) casts these kernels too
+    "cudaFuncSetSharedMemConfig": _hip(ArgOp(0, "cast_void")),
+    "cudaLaunchKernel": _hip(ArgOp(0, "cast_void")),
     # hipRTC takes const char** where NVRTC takes const char* const*
     "nvrtcCompileProgram": _hip(ArgOp(2, "cast", "const_cast<const char**>")),
     "nvrtcCreateProgram": _hip(ArgOp(4, "cast", "const_cast<const char**>"),

@@ -100,6 +100,10 @@ def test_newer_hipify_rows():
     e = t.renames["CUkern_st"]
     assert (e.hip, e.flags & maps.HIP_UNSUPPORTED) == ("ihipKernel_t", 0)
     assert t.renames["CUDA_MEMCPY3D_BATCH_OP"].hip == "hipMemcpy3DBatchOp"
+    e = t.renames["cudaLaunchConfig_t"]
+    assert (e.hip, e.flags & maps.HIP_UNSUPPORTED) == ("hipLaunchConfig_t", 0)
+    assert not t.renames["cudaEventRecordWithFlags"].flags & maps.HIP_UNSUPPORTED
+    assert t.renames["cudaMemcpy3DBatchAsync"].hip == "hipMemcpy3DBatchAsync"
 
 
 def test_cutensor_statistics_and_warnings():
