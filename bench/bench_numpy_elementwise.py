@@ -12,9 +12,9 @@ Measured (medians over repeats, each openhip timing includes the synchronisation
   float32;
 - a strided op (``x.T + y`` with 4096x4096 operands) and a broadcast op (matrix + row vector);
 - the dispatch overhead of one small warm op (``x + y`` on 16 floats, no synchronisation, the
-  enqueue cost a caller pays; numpy's same op for comparison): unfused, and fused with every
-  result kept (each then computed at the synchronisation: the honest per-op cost) or dropped
-  (a dead pending result is never computed);
+  enqueue cost a caller pays; numpy's same op for comparison; below fusion's threshold, so
+  unfused), with the results dropped and kept; and one ``x + y`` at fusion's threshold
+  (``_fusion.MIN_ELEMENTS``) fused and unfused: what deferring one operation costs;
 - a script of 20 common operations in a fresh process with an empty OPENHIP_CACHE_DIR (cold)
   and again in a fresh process with that cache (warm); with the cold run's CPU time (the
   process and its compilers: the figure a loaded machine changes least).
@@ -146,41 +146,52 @@ def main() -> None:
         tn = median(fn, args.repeats, clock=clock)
         print(f"{name:32s} {to * 1e3:11.2f} {tn * 1e3:9.2f} {tn / to:6.2f}x")
 
-    sx, sy = hnp.asarray(np.ones(16, np.float32)), hnp.asarray(np.ones(16, np.float32))
-    nx, ny = np.ones(16, np.float32), np.ones(16, np.float32)
-    for _ in range(200):
-        sx + sy
-    hip.synchronize()
-    reps = 2000
-
-    def loop_o():
-        for _ in range(reps):
-            sx + sy
-        hip.synchronize()
-
-    def loop_kept():  # every result alive at the synchronisation: each one computed
-        keep = [sx + sy for _ in range(reps)]
-        hip.synchronize()
-        return keep
-
-    def loop_n():
-        for _ in range(reps):
-            nx + ny
     try:
         from openhip.numpy import _fusion
         off = _fusion.enabled(False)
     except ImportError:  # a tree from before fusion
         import contextlib
+        _fusion = None
         off = contextlib.nullcontext()
-    with off:
-        to = median(loop_o, 5, clock=clock) / reps
-    tk = median(loop_kept, 5, clock=clock) / reps
-    tf = median(loop_o, 5, clock=clock) / reps
+
+    def loops(n: int, reps: int):
+        a, b = hnp.asarray(np.ones(n, np.float32)), hnp.asarray(np.ones(n, np.float32))
+
+        def dropped():
+            for _ in range(reps):
+                a + b
+            hip.synchronize()
+
+        def kept():  # every result alive at the synchronisation: each one computed
+            keep = [a + b for _ in range(reps)]
+            hip.synchronize()
+            return keep
+        for _ in range(50):
+            a + b
+        hip.synchronize()
+        return dropped, kept
+
+    nx, ny = np.ones(16, np.float32), np.ones(16, np.float32)
+    reps = 2000
+
+    def loop_n():
+        for _ in range(reps):
+            nx + ny
+    dropped, kept = loops(16, reps)
+    to = median(dropped, 5, clock=clock) / reps
+    tk = median(kept, 5, clock=clock) / reps
     tn = median(loop_n, 5, clock=clock) / reps
-    print(f"dispatch of one small op (x + y, 16 f32): openhip {to * 1e6:.1f} us unfused, "
-          f"{tk * 1e6:.1f} us fused with every result kept and computed (pending + its "
-          f"launch), {tf * 1e6:.1f} us fused with the result dropped (never computed); "
-          f"numpy {tn * 1e6:.2f} us")
+    print(f"dispatch of one small op (x + y, 16 f32; below fusion's MIN_ELEMENTS: unfused): "
+          f"openhip {to * 1e6:.1f} us (results dropped) / {tk * 1e6:.1f} us (kept); numpy "
+          f"{tn * 1e6:.2f} us")
+    # a result just at fusion's threshold: the cost of deferring one operation
+    n2 = getattr(_fusion, "MIN_ELEMENTS", 1 << 15)
+    _, kept2 = loops(n2, 500)
+    with off:
+        tu = median(kept2, 5, clock=clock) / 500
+    tf = median(kept2, 5, clock=clock) / 500
+    print(f"one x + y of {n2} f32, results kept: {tu * 1e6:.1f} us unfused, {tf * 1e6:.1f} us "
+          f"fused (pending, then its own kernel at the synchronisation)")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 
 How it works
 ------------
-An elementwise operation of the fusable set (:data:`OPCODES`) whose operands are contiguous
-arrays of one dtype (float32, float64, int32, int64) with the same shape, 0-d arrays or Python
+An elementwise operation of the fusable set (:data:`OPCODES`) with a result of at least
+:data:`MIN_ELEMENTS` elements, whose operands are contiguous arrays of one dtype (float32, float64, int32, int64) with the same shape, 0-d arrays or Python
 scalars, on one device and the current stream, does not launch: it returns an ndarray in a
 *pending* state. Its buffer is allocated; its value is an expression tree (:class:`Pending`)
 over *leaf* arrays (held strongly) and scalars. A later fusable operation with a pending
@@ -46,6 +46,7 @@ import contextlib
 import copy
 import ctypes
 import functools
+import math
 import os
 import threading
 import weakref
@@ -74,6 +75,9 @@ CHUNK_BYTES = 8192  # OHF_CHUNK_BYTES: elements per CPU thread = 8192 / compute 
 _CPU_BLOCK = 8
 _GPU_BLOCK = 256
 _MAX_PIECE = 1 << 30  # elements per launch (the kernel's n is an int)
+#: smaller results run unfused: deferring costs a few microseconds per operation (the
+#: pending tree, its flush), what one memory pass over this many elements costs
+MIN_ELEMENTS = 1 << 15
 
 _OUT = 255  # OHF_OUT: the destination of the root
 #: fusable operations -> opcode (kernels/fused.hip)
@@ -94,6 +98,7 @@ _ENABLED: bool | None = None
 #: weak references to the pending arrays, in creation order (the list is never rebound:
 #: _array.py tests it on every ``data`` access)
 _PENDING: list[weakref.ref] = []
+_MAX_LISTED = 4096
 _LOCK = threading.RLock()
 
 
@@ -204,6 +209,8 @@ def try_fuse(op: Any, operands: tuple[Any, ...], ndarray: type) -> Any:
     for v in operands:
         if type(v) is ndarray:
             if dt is None:
+                if v.shape and math.prod(v.shape) < MIN_ELEMENTS:
+                    return None  # a small result (the common early exit)
                 dt, dev = v.dtype, v._data.mem.device
                 if dt not in _DTYPES:
                     return None
@@ -230,7 +237,7 @@ def try_fuse(op: Any, operands: tuple[Any, ...], ndarray: type) -> Any:
     n = 1
     for d in shape:
         n *= d
-    if n == 0:
+    if n < MIN_ELEMENTS:
         return None
     st = _stream_stack()
     stream = st[-1] if st and st[-1].device is dev else None
@@ -249,6 +256,8 @@ def try_fuse(op: Any, operands: tuple[Any, ...], ndarray: type) -> Any:
         out._pend = Pending(key, leaves, cs, nodes, need, dt, odt, stream, dev, op,
                             operands if nodes == 1 else None)
         _PENDING.append(weakref.ref(out))
+        if len(_PENDING) > _MAX_LISTED:  # results nobody reads: compute, forget the dead
+            flush()
     return out
 
 
@@ -299,9 +308,9 @@ def flush() -> None:
         try:
             while done < len(_PENDING):
                 x = _PENDING[done]()
-                done += 1
                 if x is not None and x._pend is not None:
-                    _compute(x)
+                    _compute(x)  # (an error leaves x listed: the next flush tries again)
+                done += 1
         finally:
             _OWNER[0] = None
             del _PENDING[:done]
@@ -396,9 +405,8 @@ def _kernel(dt: np.dtype, odt: np.dtype, device: Any) -> tuple[Any, int, int, in
     """(kernel, elements per thread, block, elements per launch) of a dtype on a device."""
     got = _KERNELS.get((dt, odt, device))
     if got is None:
-        c = ctype(dt)
-        exprs = (f"fused<{c}, {c}>", f"fused<{c}, bool>")
-        k = FAMILY.kernel(f"fused.{dt.name}", exprs, f"fused<{c}, {ctype(odt)}>", device)
+        expr = f"fused<{ctype(dt)}, {ctype(odt)}>"  # one build each (a first use: ~0.6 s)
+        k = FAMILY.kernel(f"fused.{dt.name}.{odt.name}", (expr,), expr, device)
         cpu = device.platform == "cpu"
         chunk = CHUNK_BYTES // dt.itemsize if cpu else 1  # (compute type = storage type)
         block = _CPU_BLOCK if cpu else _GPU_BLOCK

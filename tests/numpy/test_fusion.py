@@ -21,6 +21,12 @@ import openhip.numpy as hnp
 from openhip.numpy import _fusion
 
 N = 3000  # more than one CPU chunk of every dtype, not a multiple of one
+
+
+@pytest.fixture(autouse=True)
+def _fuse_small(monkeypatch):
+    """Small arrays fuse too here (by default results under MIN_ELEMENTS run unfused)."""
+    monkeypatch.setattr(_fusion, "MIN_ELEMENTS", 1)
 SPECIAL = [0.0, -0.0, np.inf, -np.inf, np.nan, 1.0, -1.0, 1e-30, 1e30, 0.5]
 
 
@@ -348,6 +354,8 @@ def test_bad_input_still_raises():
 
 def test_fusion_off_switch():
     code = ("import numpy as np, openhip.numpy as hnp\n"
+            "from openhip.numpy import _fusion\n"
+            "_fusion.MIN_ELEMENTS = 1\n"
             "x = hnp.asarray(np.arange(10, dtype=np.float32))\n"
             "z = 2 * x + 1\n"
             "assert z._pend is None\n"
@@ -361,6 +369,16 @@ def test_fusion_off_switch():
     with _fusion.enabled(False):
         assert (hnp.ones(3) * 2)._pend is None
     assert (hnp.ones(3) * 2)._pend is not None
+
+
+def test_small_results_run_unfused(monkeypatch):
+    monkeypatch.setattr(_fusion, "MIN_ELEMENTS", 1 << 15)
+    small = hnp.ones((1 << 15) - 1, dtype=hnp.float32)
+    big = hnp.ones(1 << 15, dtype=hnp.float32)
+    assert (small * 2)._pend is None
+    z = big * 2 + 1
+    assert z._pend is not None and z._pend.nodes == 2
+    np.testing.assert_array_equal(z.get(), np.full(1 << 15, 3, np.float32))
 
 
 def test_fusion_env_read_per_operation(monkeypatch):
