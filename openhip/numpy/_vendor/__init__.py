@@ -4,7 +4,8 @@
 None when the platform has none (the caller's own kernels or the host-staged CPU library serve,
 and :func:`why_missing` says why in its one warning). On nvidia: NVIDIA's cuBLAS, cuFFT and
 cuSOLVER from their wheels, loaded on first use (importing openhip.numpy loads nothing). On
-amd: rocBLAS/rocFFT/rocSOLVER are not wired (``_rocm`` says whether the user's ROCm has them).
+amd: rocBLAS from the user's ROCm where it is installed; rocFFT/rocSOLVER are not wired
+(``_rocm`` says whether the user's ROCm has them).
 On the CPU platform: none, except inside the test-only :func:`_testing.fake_libraries`, which
 routes the CPU platform through the bindings with a fake library of the same C ABI so that
 their marshalling is tested without a GPU.
@@ -25,8 +26,10 @@ _bindings: dict[tuple[str, str | None], Any] = {}
 _failed: dict[str, str] = {}
 _lock = threading.Lock()
 
-_LIBRARY_OF = {"cublas": "cuBLAS", "cufft": "cuFFT", "cusolver": "cuSOLVER"}
-_ROCM_OF = {"cublas": "rocblas", "cufft": "rocfft", "cusolver": "rocsolver"}
+_LIBRARY_OF = {"cublas": "cuBLAS", "cufft": "cuFFT", "cusolver": "cuSOLVER",
+               "rocblas": "rocBLAS"}
+_PLATFORM_OF = {"cublas": "nvidia", "cufft": "nvidia", "cusolver": "nvidia", "rocblas": "amd"}
+_ROCM_OF = {"cufft": "rocfft", "cusolver": "rocsolver"}
 
 
 def _binding_class(name: str) -> Any:
@@ -42,6 +45,10 @@ def _binding_class(name: str) -> Any:
         from ._cusolver import Cusolver
 
         return Cusolver
+    if name == "rocblas":
+        from ._rocblas import Rocblas
+
+        return Rocblas
     raise ValueError(f"unknown vendor library {name!r}")
 
 
@@ -53,7 +60,7 @@ def get(name: str, platform: str) -> Any:
         if fake is None or name not in fake:
             return None
         path: str | None = fake[name]
-    elif platform == "nvidia":
+    elif platform == _PLATFORM_OF.get(name):
         path = None
     else:
         return None
@@ -80,8 +87,8 @@ def get(name: str, platform: str) -> Any:
 
 def why_missing(name: str, platform: str) -> str:
     """Why ``get(name, ...)`` gave None on ``platform`` (one line, for a warning)."""
-    if platform == "nvidia":
+    if platform == _PLATFORM_OF.get(name):
         return _failed.get(name, f"{_LIBRARY_OF[name]} is not available")
-    if platform == "amd":
+    if platform == "amd" and name in _ROCM_OF:
         return _rocm.status(_ROCM_OF[name])
     return f"{_LIBRARY_OF.get(name, name)} serves only the nvidia platform"

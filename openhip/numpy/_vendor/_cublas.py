@@ -52,6 +52,7 @@ class Cublas:
     """cuBLAS for openhip arrays (see the module's docstring)."""
 
     SYMBOLS = SYMBOLS
+    OP_N, OP_T = OP_N, OP_T
 
     def __init__(self, lib: Library) -> None:
         self.lib = lib

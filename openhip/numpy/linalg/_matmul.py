@@ -2,7 +2,8 @@
 
 Which gemm runs: the platform's vendor BLAS where one is wired for the element type (the CPU
 platform: OpenBLAS on the device memory, see ``_openblas``; nvidia: cuBLAS from NVIDIA's wheel,
-see ``openhip.numpy._vendor._cublas``, float16/bfloat16 included), otherwise — and always with
+see ``openhip.numpy._vendor._cublas``; amd: rocBLAS where the user's ROCm has it,
+``_vendor._rocblas``; float16/bfloat16 included), otherwise — and always with
 ``deterministic=True`` — the project's own gemm (``kernels/gemm.hip``), which serves every
 numeric type (float16/bfloat16 with float32 accumulation, integers wrapping as numpy's) on every
 platform. The table is :func:`backend`.
@@ -30,12 +31,15 @@ _BLAS_TYPES = (np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64
 
 
 def backend(platform: str, dtype: np.dtype, deterministic: bool) -> str:
-    """``"cublas"``, ``"openblas"`` or ``"openhip"`` (the project's own gemm) for a matmul."""
+    """``"cublas"``, ``"rocblas"``, ``"openblas"`` or ``"openhip"`` (the project's own gemm)
+    for a matmul."""
     dt = np.dtype(dtype)
     if deterministic:
         return "openhip"
-    if _cublas.supports(dt) and _vendor.get("cublas", platform) is not None:
-        return "cublas"
+    if _cublas.supports(dt):
+        for name in _VENDOR_BLAS:
+            if _vendor.get(name, platform) is not None:
+                return name
     if dt not in _BLAS_TYPES:
         return "openhip"
     if platform == "cpu" and _openblas.load() is not None:
@@ -45,6 +49,8 @@ def backend(platform: str, dtype: np.dtype, deterministic: bool) -> str:
 
 
 _said: set[str] = set()
+#: the vendor BLAS libraries, each serving its platform (or the CPU platform in the tests)
+_VENDOR_BLAS = ("cublas", "rocblas")
 
 
 def _say_vendor_missing(platform: str) -> None:
@@ -56,7 +62,7 @@ def _say_vendor_missing(platform: str) -> None:
         why = ("OpenBLAS was not found (numpy's bundled scipy-openblas or a system "
                "libopenblas)")
     else:
-        why = _vendor.why_missing("cublas", platform)
+        why = _vendor.why_missing("rocblas" if platform == "amd" else "cublas", platform)
     warnings.warn(f"openhip.numpy.matmul on {platform}: {why}; the project's own gemm "
                   "(kernels/gemm.hip) serves", RuntimeWarning, stacklevel=4)
 
@@ -171,7 +177,7 @@ def _matmul_into(a: ndarray, b: ndarray, c: ndarray, batch_shape: tuple[int, ...
                         offs[2] * item)
         if which == "openblas":
             _openblas_gemm(av, bv, cv, count, m, n, k)
-        elif which == "cublas" and _cublas_gemm(av, bv, cv, count, m, n, k):
+        elif which in _VENDOR_BLAS and _vendor_gemm(which, av, bv, cv, count, m, n, k):
             pass
         else:
             _gemm.launch(av, bv, cv, m, n, k, count, (bst[0], sa[nb], sa[nb + 1]),
@@ -189,10 +195,10 @@ def _blas_layout(x: ndarray, rows: int, cols: int) -> tuple[int, int] | None:
     return None
 
 
-def _cublas_gemm(a: ndarray, b: ndarray, c: ndarray, count: int, m: int, n: int,
+def _vendor_gemm(which: str, a: ndarray, b: ndarray, c: ndarray, count: int, m: int, n: int,
                  k: int) -> bool:
-    """cuBLAS's strided-batched gemm on (count, m, k) x (count, k, n) views; False when a size
-    does not fit its 32-bit arguments (the own gemm serves then)."""
+    """cuBLAS's / rocBLAS's strided-batched gemm on (count, m, k) x (count, k, n) views; False
+    when a size does not fit their 32-bit arguments (the own gemm serves then)."""
     item = c.dtype.itemsize
     la = _blas_layout(a, m, k)
     if la is None or (count > 1 and a.strides[0] < 0):  # cuBLAS documents no negative strides
@@ -208,8 +214,8 @@ def _cublas_gemm(a: ndarray, b: ndarray, c: ndarray, count: int, m: int, n: int,
     ldc = s_cr if direct else n
     if max(m, n, k, count, la[1], lb[1], ldc) > _vcommon.INT32_MAX:
         return False
-    op = {_openblas.NO_TRANS: _cublas.OP_N, _openblas.TRANS: _cublas.OP_T}
-    blas = _vendor.get("cublas", c.device.platform)
+    blas = _vendor.get(which, c.device.platform)
+    op = {_openblas.NO_TRANS: blas.OP_N, _openblas.TRANS: blas.OP_T}
     blas.gemm(c.device, c.dtype, count, m, n, k,
               (a.data.ptr, op[la[0]], la[1], a.strides[0] // item if count > 1 else 0),
               (b.data.ptr, op[lb[0]], lb[1], b.strides[0] // item if count > 1 else 0),

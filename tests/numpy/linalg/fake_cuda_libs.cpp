@@ -1,7 +1,8 @@
-// A fake cuBLAS + cuFFT + cuSOLVER for the tests of openhip.numpy's vendor bindings.
+// A fake cuBLAS + cuFFT + cuSOLVER (+ rocBLAS's gemms) for the tests of openhip.numpy's
+// vendor bindings.
 //
-// It exports the C ABI symbols openhip/numpy/_vendor/_cublas.py, _cufft.py and _cusolver.py
-// call, with the documented column-major semantics, on host memory (the CPU platform's device
+// It exports the C ABI symbols openhip/numpy/_vendor/_cublas.py, _rocblas.py, _cufft.py and
+// _cusolver.py call, with the documented column-major semantics, on host memory (the CPU platform's device
 // memory is host memory). gemm and the DFT are plain loops (double accumulation); the solver
 // routines are LAPACK's (the ILP64 OpenBLAS numpy ships, handed in by fake_set_lapack), which is
 // what cuSOLVER's dense routines compute. Arguments are validated as the real libraries do
@@ -23,7 +24,8 @@ typedef std::complex<float> cf;
 typedef std::complex<double> cd;
 
 static void *g_last_stream = (void *)(intptr_t)-1;
-static long g_calls[8];  // 0 gemm, 1 gemmEx, 2 fft plan, 3 fft exec, 4 solver
+static long g_calls[8];  // 0 gemm, 1 gemmEx, 2 fft plan, 3 fft exec, 4 solver, 5 rocBLAS gemm,
+                         // 6 rocBLAS gemm_ex
 
 extern "C" void *fake_last_stream() { return g_last_stream; }
 extern "C" long fake_calls(int i) { return g_calls[i]; }
@@ -164,6 +166,58 @@ extern "C" int cublasGemmStridedBatchedEx(BlasHandle *h, int ta, int tb, int m, 
               (bf16 *)C, ldc, sC, batch, [](double v) { return from_acc<bf16>((float)v); });
   else
     return CUBLAS_NOT_SUPPORTED;
+  return 0;
+}
+
+// ---- rocBLAS (the same loops; rocblas_operation 111 none, 112 transpose, 113 conjugate) -----
+enum { ROCBLAS_INVALID_SIZE = 4, ROCBLAS_NOT_IMPLEMENTED = 2, ROCBLAS_INVALID_VALUE = 11 };
+extern "C" int rocblas_create_handle(BlasHandle **h) { return cublasCreate_v2(h); }
+extern "C" int rocblas_destroy_handle(BlasHandle *h) { return cublasDestroy_v2(h); }
+extern "C" int rocblas_set_stream(BlasHandle *h, void *s) { return cublasSetStream_v2(h, s); }
+
+#define ROC_GEMM(NAME, T, ACC, TOACC, STORE)                                                  \
+  extern "C" int NAME(BlasHandle *h, int ta, int tb, int m, int n, int k, const T *alpha,   \
+                      const T *A, int lda, long long sA, const T *B, int ldb, long long sB, \
+                      const T *beta, T *C, int ldc, long long sC, int batch) {              \
+    g_calls[5]++;                                                                           \
+    g_last_stream = h->stream;                                                              \
+    if (ta < 111 || ta > 113 || tb < 111 || tb > 113) return ROCBLAS_INVALID_VALUE;         \
+    if (!gemm_args_ok(ta - 111, tb - 111, m, n, k, lda, ldb, ldc, batch))                   \
+      return ROCBLAS_INVALID_SIZE;                                                          \
+    gemm_loop(ta - 111, tb - 111, m, n, k, (ACC)TOACC(*alpha), A, lda, sA, B, ldb, sB,      \
+              (ACC)TOACC(*beta), C, ldc, sC, batch, [](ACC v) { return STORE; });           \
+    return 0;                                                                               \
+  }
+ROC_GEMM(rocblas_sgemm_strided_batched, float, double, (double), from_acc<float>(v))
+ROC_GEMM(rocblas_dgemm_strided_batched, double, double, (double), from_acc<double>(v))
+ROC_GEMM(rocblas_cgemm_strided_batched, cf, cd, to_acc, from_accc(v, (cf *)nullptr))
+ROC_GEMM(rocblas_zgemm_strided_batched, cd, cd, to_acc, from_accc(v, (cd *)nullptr))
+
+enum { ROC_F16 = 150, ROC_F32 = 151, ROC_BF16 = 168 };
+extern "C" int rocblas_gemm_strided_batched_ex(
+    BlasHandle *h, int ta, int tb, int m, int n, int k, const void *alpha, const void *A,
+    int Atype, int lda, long long sA, const void *B, int Btype, int ldb, long long sB,
+    const void *beta, const void *C, int Ctype, int ldc, long long sC, void *D, int Dtype,
+    int ldd, long long sD, int batch, int compute, int algo, int solution, unsigned flags) {
+  g_calls[6]++;
+  g_last_stream = h->stream;
+  (void)algo; (void)solution; (void)flags;
+  if (ta < 111 || ta > 113 || tb < 111 || tb > 113) return ROCBLAS_INVALID_VALUE;
+  if (Atype != Btype || Btype != Ctype || Ctype != Dtype || compute != ROC_F32)
+    return ROCBLAS_NOT_IMPLEMENTED;
+  // the binding writes D in place of C: the fake supports exactly that
+  if (D != C || ldd != ldc || sD != sC) return ROCBLAS_NOT_IMPLEMENTED;
+  if (!gemm_args_ok(ta - 111, tb - 111, m, n, k, lda, ldb, ldc, batch)) return ROCBLAS_INVALID_SIZE;
+  double al = *(const float *)alpha, be = *(const float *)beta;
+  if (Ctype == ROC_F16)
+    gemm_loop(ta - 111, tb - 111, m, n, k, al, (const _Float16 *)A, lda, sA,
+              (const _Float16 *)B, ldb, sB, be, (_Float16 *)D, ldc, sC, batch,
+              [](double v) { return from_acc<_Float16>((float)v); });
+  else if (Ctype == ROC_BF16)
+    gemm_loop(ta - 111, tb - 111, m, n, k, al, (const bf16 *)A, lda, sA, (const bf16 *)B, ldb,
+              sB, be, (bf16 *)D, ldc, sC, batch, [](double v) { return from_acc<bf16>((float)v); });
+  else
+    return ROCBLAS_NOT_IMPLEMENTED;
   return 0;
 }
 

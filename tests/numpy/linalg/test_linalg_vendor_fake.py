@@ -1,13 +1,14 @@
-"""The cuBLAS and cuSOLVER bindings (openhip/numpy/_vendor) against numpy, with or without a
-GPU.
+"""The cuBLAS, rocBLAS and cuSOLVER bindings (openhip/numpy/_vendor) against numpy, with or
+without a GPU.
 
 A fake library (fake_cuda_libs.cpp, compiled here) exports the cuBLAS/cuSOLVER C ABI with
 their column-major semantics on host memory; ``_vendor._testing.fake_libraries`` routes the CPU
 platform's matmul and linalg through the bindings with it. So the row-major -> column-major
 mapping, ops, leading dimensions, batch strides, workspaces, devInfo -> LinAlgError and the
 stream each call runs on are checked on every shape class; the fake's call counters prove the
-binding (not OpenBLAS) computed each result. Where an nvidia device and NVIDIA's wheels are
-present the same tests run on the real libraries (the ``nvidia`` route).
+binding (not OpenBLAS) computed each result. The fake also exports rocBLAS's gemms (the
+``fake-rocblas-cpu`` route). Where an nvidia device and NVIDIA's wheels (or an amd device and
+rocBLAS) are present the same tests run on the real libraries (the ``nvidia`` / ``amd`` routes).
 """
 
 from __future__ import annotations
@@ -29,29 +30,47 @@ RNG = np.random.default_rng(12)
 SRC = Path(__file__).with_name("fake_cuda_libs.cpp")
 
 
-NAMES = ("cublas", "cusolver")
+#: route -> (the platform it runs on, the vendor libraries it routes)
+ROUTES = {"fake-cpu": ("cpu", ("cublas", "cusolver")), "fake-rocblas-cpu": ("cpu", ("rocblas",)),
+          "nvidia": ("nvidia", ("cublas", "cusolver")), "amd": ("amd", ("rocblas",))}
 
 
-@pytest.fixture(scope="module", params=["fake-cpu", "nvidia"])
+@pytest.fixture(scope="module", params=list(ROUTES))
 def route(request, tmp_path_factory):
-    """The fake library on the CPU platform, or the real cuBLAS/cuSOLVER on an nvidia device."""
+    """The fake library on the CPU platform (as cuBLAS + cuSOLVER, or as rocBLAS), or the real
+    libraries on an nvidia / amd device."""
+    platform, names = ROUTES[request.param]
     devs = {}
     for d in openhip.devices():
         devs.setdefault(d.platform, d)
-    if request.param == "nvidia":
-        if "nvidia" not in devs:
-            pytest.skip("no nvidia device")
-        for name in NAMES:
-            if _vendor.get(name, "nvidia") is None:
-                pytest.skip(_vendor.why_missing(name, "nvidia"))
-        with devs["nvidia"]:
-            yield _testing.Route(devs["nvidia"])
+    if platform not in devs:
+        pytest.skip(f"no {platform} device")
+    if platform != "cpu":
+        for name in names:
+            if _vendor.get(name, platform) is None:
+                pytest.skip(_vendor.why_missing(name, platform))
+        r = _testing.Route(devs[platform])
+        r.names = names
+        with devs[platform]:
+            yield r
         return
-    if "cpu" not in devs or shutil.which("g++") is None:
-        pytest.skip("the fake library needs the CPU platform and g++")
+    if shutil.which("g++") is None:
+        pytest.skip("the fake library needs g++")
     path = _testing.build_fake(SRC, tmp_path_factory.mktemp("fake_cuda"))
-    with _testing.fake_libraries(path, NAMES), devs["cpu"]:
-        yield _testing.Route(devs["cpu"], ctypes.CDLL(str(path)))
+    with _testing.fake_libraries(path, names), devs["cpu"]:
+        r = _testing.Route(devs["cpu"], ctypes.CDLL(str(path)))
+        r.names = names
+        yield r
+
+
+def _counter(route, i):
+    """The fake's counter of a gemm (0) or a 16-bit gemm (1) of the route's BLAS."""
+    return i + 5 if "rocblas" in route.names else i
+
+
+def _needs_solver(route):
+    if "cusolver" not in route.names:
+        pytest.skip("this route has no solver library")
 
 
 def _data(shape, dtype):
@@ -76,6 +95,7 @@ def _ref(a, b):
 
 
 def _check(a_np, b_np, a_dev, b_dev, route, counter=0):
+    counter = _counter(route, counter)
     before = route.calls(counter)
     got = hnp.matmul(a_dev, b_dev).get()
     want = _ref(a_np, b_np)
@@ -167,22 +187,25 @@ def test_matmul_runs_on_the_current_stream(route):
 
 def test_deterministic_keeps_the_own_gemm(route):
     a, b = _data((6, 5), np.float32), _data((5, 3), np.float32)
-    before = route.calls(0)
+    before = route.calls(_counter(route, 0))
     got = hnp.matmul(hnp.asarray(a), hnp.asarray(b), deterministic=True).get()
     np.testing.assert_allclose(got, a @ b, rtol=1e-5)
-    assert route.calls(0) == before
+    assert route.calls(_counter(route, 0)) == before
     platform = route.device.platform
+    blas = "rocblas" if "rocblas" in route.names else "cublas"
     assert hnp.linalg.backend(platform, np.dtype(np.float32), True) == "openhip"
-    assert hnp.linalg.backend(platform, np.dtype(np.float32), False) == "cublas"
+    assert hnp.linalg.backend(platform, np.dtype(np.float32), False) == blas
+    assert hnp.linalg.backend(platform, np.dtype(np.float16), False) == blas
     assert hnp.linalg.backend(platform, np.dtype(np.int32), False) == "openhip"
 
 
 def test_integer_matmul_is_not_sent_to_cublas(route):
     a = RNG.integers(0, 5, (4, 3)).astype(np.int32)
     b = RNG.integers(0, 5, (3, 2)).astype(np.int32)
-    before = route.calls(0) + route.calls(1)
+    c0, c1 = _counter(route, 0), _counter(route, 1)
+    before = route.calls(c0) + route.calls(c1)
     np.testing.assert_array_equal(hnp.matmul(hnp.asarray(a), hnp.asarray(b)).get(), a @ b)
-    assert route.calls(0) + route.calls(1) == before
+    assert route.calls(c0) + route.calls(c1) == before
 
 
 def test_tensordot_and_at_operator(route):
@@ -215,6 +238,7 @@ def _hpd(shape, dtype):
 @pytest.mark.parametrize("dtype", LA_DTYPES, ids=lambda d: np.dtype(d).name)
 @pytest.mark.parametrize("shape", [(4, 4), (3, 5, 5), (2, 2, 3, 3), (1, 1)], ids=str)
 def test_solver_against_numpy(route, dtype, shape):
+    _needs_solver(route)
     tol = LA_TOL[dtype]
     a, h = _data(shape, dtype), _hpd(shape, dtype)
     b = _data(shape[:-1] + (2,), dtype)
@@ -246,6 +270,7 @@ def test_solver_against_numpy(route, dtype, shape):
 
 @needs_lapack
 def test_solver_vector_broadcast_and_strided(route):
+    _needs_solver(route)
     a = _data((3, 4, 4), np.float64)
     b = _data((4,), np.float64)
     np.testing.assert_allclose(hnp.linalg.solve(hnp.asarray(a)[0], hnp.asarray(b)).get(),
@@ -264,6 +289,7 @@ def test_solver_vector_broadcast_and_strided(route):
 
 @needs_lapack
 def test_solver_errors(route):
+    _needs_solver(route)
     sing = np.array([[1.0, 2.0], [2.0, 4.0]])
     with pytest.raises(np.linalg.LinAlgError, match="Singular"):
         hnp.linalg.solve(hnp.asarray(sing), hnp.asarray([1.0, 2.0]))
@@ -282,6 +308,7 @@ def test_solver_errors(route):
 
 @needs_lapack
 def test_solver_runs_on_the_current_stream(route):
+    _needs_solver(route)
     s = openhip.Stream()
     h = hnp.asarray(_hpd((3, 3), np.float32))
     with s:
@@ -296,6 +323,7 @@ def test_solver_runs_on_the_current_stream(route):
 @pytest.mark.parametrize("shape", [(5, 5), (7, 3), (3, 7), (2, 6, 4), (2, 1, 3, 5), (1, 4),
                                    (4, 1)], ids=str)
 def test_qr_svd_against_numpy(route, dtype, shape):
+    _needs_solver(route)
     tol = LA_TOL[dtype] * 10
     a = _data(shape, dtype)
     ad = hnp.asarray(a)
