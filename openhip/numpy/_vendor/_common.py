@@ -25,13 +25,14 @@ def cuda_type(dtype: np.dtype) -> int:
 def stream_of(device: Any) -> tuple[Any, int]:
     """(the thread's current Stream on ``device``, its native handle as an int).
 
-    The device's context is made current first (the libraries call the CUDA runtime, which
-    uses the calling thread's context: the nvidia platform's primary context). On the CPU
+    The device is made current first (the libraries use the calling thread's device: the
+    nvidia platform's primary context, the amd platform's hipSetDevice). On the CPU
     platform (the fake libraries of the tests) the library runs on the host at once, so the
     work queued before it is waited for here.
     """
     stream = resolve_stream(None, device)
-    activate = getattr(device._platform, "_ctx", None)
+    platform = device._platform
+    activate = getattr(platform, "_ctx", None) or getattr(platform, "_dev", None)
     if device.platform != "cpu" and activate is not None:
         activate(device._index)
     if device.platform == "cpu":
