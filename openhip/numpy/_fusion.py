@@ -35,7 +35,10 @@ expression (no compile per expression).
 ``OPENHIP_FUSION=0`` turns fusion off (read at each operation); :func:`enabled` switches it in
 a block; ``hnp.fuse`` is CuPy's decorator (here it only calls the function: fusion is
 automatic).
-A pointer taken from an array *before* a pending result was made from it (``p = x.data.ptr``,
+An operand whose memory a plain :class:`openhip.DeviceArray` reaches (``hnp.from_dlpack``, a
+DeviceArray used with openhip.numpy) is not deferred: that DeviceArray's writes (``set``,
+copies, raw kernels) do not go through ``ndarray.data``. A pointer taken from an array
+*before* a pending result was made from it (``p = x.data.ptr``,
 then ``t = 2 * x``, then a raw kernel writing through ``p``) is not seen: take pointers when
 launching.
 """
@@ -251,6 +254,8 @@ def try_fuse(op: Any, operands: tuple[Any, ...], ndarray: type) -> Any:
         if parts is None:  # an operand that cannot be embedded, or a tree over the limits
             flush()
             parts = _parts(name, operands, ndarray, shape, dt, stream, consts)
+        if not parts:  # (False: a leaf that must not be deferred)
+            return None
         key, leaves, cs, nodes, need = parts
         out = ndarray._new_contig(_alloc(n * odt.itemsize, dev), shape, odt)
         out._pend = Pending(key, leaves, cs, nodes, need, dt, odt, stream, dev, op,
@@ -261,8 +266,8 @@ def try_fuse(op: Any, operands: tuple[Any, ...], ndarray: type) -> Any:
     return out
 
 
-def _parts(name: str, operands: tuple[Any, ...], ndarray: type, shape: tuple[int, ...], dt: np.dtype,
-           stream: Any, consts: list[bytes]) -> tuple | None:
+def _parts(name: str, operands: tuple[Any, ...], ndarray: type, shape: tuple[int, ...],
+           dt: np.dtype, stream: Any, consts: list[bytes]) -> tuple | bool | None:
     keys: list[Any] = []
     leaves: tuple = ()
     cs: tuple = ()
@@ -281,6 +286,11 @@ def _parts(name: str, operands: tuple[Any, ...], ndarray: type, shape: tuple[int
                 nodes += p.nodes
                 needs.append((p.need, True))
             else:
+                b = v._base
+                while type(b) is ndarray:
+                    b = b._base
+                if b is not None:  # memory that a plain DeviceArray (from_dlpack...) reaches:
+                    return False   # its writes would not flush (ndarray.data does)
                 keys.append("L" if v.shape else "B")
                 leaves += (v,)
                 needs.append((0, False))

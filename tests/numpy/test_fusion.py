@@ -335,6 +335,18 @@ def test_unfusable_operands_run_unfused():
     np.testing.assert_array_equal((i + 1.5).get(), np.arange(5) + 1.5)
 
 
+def test_memory_of_plain_device_arrays_is_not_deferred():
+    hx = np.arange(N, dtype=np.float32)
+    d = hip.asarray(hx)  # a plain DeviceArray: its writes do not flush
+    t = d * 2
+    assert t._pend is None
+    d.set(np.zeros(N, np.float32))
+    np.testing.assert_array_equal(t.get(), hx * 2)
+    shared = np.arange(N, dtype=np.float32)
+    a = hnp.from_dlpack(shared)
+    assert (a + 1)._pend is None and (a[1:] + 1)._pend is None
+
+
 def test_bad_input_still_raises():
     x = hnp.ones(5, dtype=hnp.float32)
     i = hnp.ones(5, dtype=hnp.int32)
