@@ -39,7 +39,10 @@ def build_fake(source: str | Path, out_dir: str | Path) -> Path:
     from ..linalg import _openblas
 
     out = Path(out_dir) / "libfake_cuda_libs.so"
-    subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-o", str(out), str(source), "-ldl"],
+    # -Bsymbolic: the fake's own symbols bind inside it even where the real libraries were
+    # loaded first into the process's global scope
+    subprocess.run(["g++", "-O2", "-shared", "-fPIC", "-Wl,-Bsymbolic", "-o", str(out),
+                    str(source), "-ldl"],
                    check=True, capture_output=True, text=True)
     lib = ctypes.CDLL(str(out))
     blas = _openblas.load()

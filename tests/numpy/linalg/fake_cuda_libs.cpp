@@ -171,9 +171,19 @@ extern "C" int cublasGemmStridedBatchedEx(BlasHandle *h, int ta, int tb, int m, 
 
 // ---- rocBLAS (the same loops; rocblas_operation 111 none, 112 transpose, 113 conjugate) -----
 enum { ROCBLAS_INVALID_SIZE = 4, ROCBLAS_NOT_IMPLEMENTED = 2, ROCBLAS_INVALID_VALUE = 11 };
-extern "C" int rocblas_create_handle(BlasHandle **h) { return cublasCreate_v2(h); }
-extern "C" int rocblas_destroy_handle(BlasHandle *h) { return cublasDestroy_v2(h); }
-extern "C" int rocblas_set_stream(BlasHandle *h, void *s) { return cublasSetStream_v2(h, s); }
+// (not through the cublas* entry points: a real libcublas loaded first would interpose them)
+extern "C" int rocblas_create_handle(BlasHandle **h) {
+  *h = new BlasHandle{nullptr};
+  return 0;
+}
+extern "C" int rocblas_destroy_handle(BlasHandle *h) {
+  delete h;
+  return 0;
+}
+extern "C" int rocblas_set_stream(BlasHandle *h, void *s) {
+  h->stream = s;
+  return 0;
+}
 
 #define ROC_GEMM(NAME, T, ACC, TOACC, STORE)                                                  \
   extern "C" int NAME(BlasHandle *h, int ta, int tb, int m, int n, int k, const T *alpha,   \
