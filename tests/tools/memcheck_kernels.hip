@@ -257,3 +257,14 @@ extern "C" __global__ void shared_uninit_fixed(const float* in, float* out) {
     __syncthreads();
     out[t] = part[blockDim.x - 1 - t] + tile[(t + 1) % 64];
 }
+
+// Shared memory filled by memcpy (a call GCC's instrumentation leaves alone): initcheck must
+// count its bytes written.
+extern "C" __global__ void shared_memcpy(const float* in, float* out, int n) {
+    __shared__ float tile[64];
+    unsigned t = threadIdx.x;
+    const size_t bytes = sizeof(float) * (size_t)(n > 0 ? 1 : 0);
+    memcpy(tile + t, in + t, bytes);
+    __syncthreads();
+    out[t] = tile[(t + 1) % 64];
+}
