@@ -104,6 +104,10 @@ def test_newer_hipify_rows():
     assert (e.hip, e.flags & maps.HIP_UNSUPPORTED) == ("hipLaunchConfig_t", 0)
     assert not t.renames["cudaEventRecordWithFlags"].flags & maps.HIP_UNSUPPORTED
     assert t.renames["cudaMemcpy3DBatchAsync"].hip == "hipMemcpy3DBatchAsync"
+    assert t.renames["CUDA_MEMSET_NODE_PARAMS"].hip == "hipMemsetParams"
+    e = t.renames["cuLaunchKernelEx"]
+    assert (e.hip, e.flags & maps.HIP_UNSUPPORTED) == ("hipDrvLaunchKernelEx", 0)
+    assert t.renames["cuEventElapsedTime_v2"].hip == "hipEventElapsedTime"
 
 
 def test_cutensor_statistics_and_warnings():
