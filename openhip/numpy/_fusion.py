@@ -205,6 +205,11 @@ def pending_count() -> int:
 def try_fuse(op: Any, operands: tuple[Any, ...], ndarray: type) -> Any:
     """A pending result of ``op`` over ``operands``, or None when the operation is outside the
     fusable set (the caller then runs it unfused, with its checks and error messages)."""
+    for v in operands:  # a small result: the common early exit, before anything else
+        if type(v) is ndarray:
+            if v.shape and math.prod(v.shape) < MIN_ELEMENTS:
+                return None
+            break
     if not (_ENABLED if _ENABLED is not None else is_enabled()):
         return None
     name = op.name
@@ -212,8 +217,6 @@ def try_fuse(op: Any, operands: tuple[Any, ...], ndarray: type) -> Any:
     for v in operands:
         if type(v) is ndarray:
             if dt is None:
-                if v.shape and math.prod(v.shape) < MIN_ELEMENTS:
-                    return None  # a small result (the common early exit)
                 dt, dev = v.dtype, v._data.mem.device
                 if dt not in _DTYPES:
                     return None
