@@ -948,6 +948,29 @@ def _cg_groups(data: bytes, body, macros: dict[str, str]) -> dict[str, tuple]:
     return {k: v for k, v in found.items() if v is not None}
 
 
+def _group_argument(data: bytes, arg, groups: dict[str, tuple], macros: dict[str, str]
+                    ) -> tuple | None:
+    """The group a collective's first argument names: a group variable, or the group made in
+    place -- ``cg::this_thread_block()``, ``cg::tiled_partition<N>(B)`` with B the block (made
+    in place or a block variable) or a tile variable of at least N threads."""
+    text = re.sub(r"\s+", "", _text(data, arg))
+    if arg.type == "identifier":
+        return groups.get(text)
+    if _BLOCK_MAKER.fullmatch(text):
+        return ("block",)
+    m = _TILE_MAKER.fullmatch(text)
+    n = _int_value(m.group(1), macros) if m else None
+    if n is None or n > 32 or n & (n - 1):
+        return None
+    src = m.group(2)
+    if _BLOCK_MAKER.fullmatch(src) or groups.get(src) == ("block",):
+        return ("tile", n, 0)
+    parent = groups.get(src)
+    if parent is not None and parent[0] == "tile" and parent[1] >= n:
+        return ("tile", n, parent[1])
+    return None
+
+
 def _tile_mask(n: int) -> str:
     return "0xffffffffu" if n == 32 else f"::openhip::detail::wc_tile_mask({n}u)"
 
@@ -1005,10 +1028,11 @@ def rewrite_cooperative_groups(data: bytes, body, macros: dict[str, str], counte
             continue
         name = re.sub(r"\s+", "", _text(data, fn))
         base = re.sub(rf"^{_CG_NS}", "", name)
-        if base not in ("sync", "reduce", "inclusive_scan", "exclusive_scan") or not args or \
-                args[0].type != "identifier" or _text(data, args[0]) not in groups:
+        if base not in ("sync", "reduce", "inclusive_scan", "exclusive_scan") or not args:
             continue
-        group = groups[_text(data, args[0])]
+        group = _group_argument(data, args[0], groups, macros)
+        if group is None:
+            continue
         if base == "sync" and len(args) == 1:
             if node.parent is not None and node.parent.type == "expression_statement":
                 edits.append((node.start_byte, node.end_byte,
