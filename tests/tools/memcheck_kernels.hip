@@ -268,3 +268,9 @@ extern "C" __global__ void shared_memcpy(const float* in, float* out, int n) {
     __syncthreads();
     out[t] = tile[(t + 1) % 64];
 }
+
+// A memcpy (a call GCC's instrumentation leaves alone) that reads and writes past the end.
+extern "C" __global__ void memcpy_overrun(const float* in, float* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) memcpy(out + i, in + i, sizeof(float) * (size_t)(i == n - 1 ? 2 : 1));  // BAD: memcpy_overrun
+}

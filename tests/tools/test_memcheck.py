@@ -94,6 +94,10 @@ CASES = {
                             "thread (63,0,0) in block (0,0,0)",
                             r"Address 0x[0-9a-f]+ is past a static __shared__ array \(out of "
                             r"bounds\)"),
+    "memcpy_overrun": ("mod.get_function('memcpy_overrun')(1, 128, (x, y, 100))",
+                       "Invalid __global__ read of size 8 bytes (out of bounds)",
+                       "thread (99,0,0) in block (0,0,0)",
+                       r"Address 0x[0-9a-f]+ is 396 bytes inside the 400-byte allocation"),
     "shared_overrun_loop": ("mod.get_function('shared_overrun_loop')(1, 64, (x, y), "
                             "shared_mem=256)",
                             "Invalid __shared__ write of size 4 bytes (out of bounds)",
@@ -193,12 +197,15 @@ def test_fixed_kernels_run_clean_and_right(cpu):
         print("R8", np.array_equal(y.get()[:2], np.arange(128).reshape(2, 64).sum(1)))
         report(lambda: mod.get_function('static_page_fixed')(1, 64, (w, y)))
         print("R9", np.array_equal(y.get()[:64], np.arange(64, dtype=np.float32) + 1))
+        c = hip.zeros(100, np.float32)
+        report(lambda: mod.get_function('memcpy_overrun')(1, 128, (x, c, 99)))
+        print("R10", np.array_equal(c.get(), a))
     """)
     assert proc.returncode == 0, proc.stderr[-3000:]
     out = proc.stdout.splitlines()
-    assert [ln for ln in out if ln.startswith(("HIPERROR", "NOERROR"))] == ["NOERROR"] * 9, \
+    assert [ln for ln in out if ln.startswith(("HIPERROR", "NOERROR"))] == ["NOERROR"] * 10, \
         proc.stdout
-    assert [ln for ln in out if ln.startswith("R")] == [f"R{i} True" for i in range(1, 10)]
+    assert [ln for ln in out if ln.startswith("R")] == [f"R{i} True" for i in range(1, 11)]
 
 
 def test_after_a_report_and_a_reset_the_same_stacks_run_clean(cpu):

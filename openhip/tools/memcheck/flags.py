@@ -93,9 +93,10 @@ def compile_flags(shadow_offset: int) -> list[str]:
             # racecheck: -O0, where GCC instruments every access (optimised, it leaves out
             # the check of a store to an address a load just checked: invisible writes)
             *(["-DOPENHIP_RACECHECK=1", "-O0"] if tool() == "racecheck" else []),
-            # initcheck: the module's own memcpy/memmove/memset (they mark what they write)
-            # bind its calls, made through the GOT (-fno-plt), not the C library's
-            *(["-DOPENHIP_INITCHECK=1", "-Wl,-Bsymbolic"] if tool() == "initcheck" else []),
+            *(["-DOPENHIP_INITCHECK=1"] if tool() == "initcheck" else []),
+            # the module's own memcpy/memmove/memset (checked, see the header) bind its calls,
+            # made through the GOT (-fno-plt), not the C library's
+            "-Wl,-Bsymbolic",
             "-include", str(HEADER)]
 
 

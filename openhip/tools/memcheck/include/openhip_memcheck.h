@@ -452,6 +452,65 @@ void memcheck_entry() {
 }  // namespace detail
 }  // namespace openhip
 
+// memcpy, memmove and memset: GCC's -fsanitize=kernel-address leaves their calls uninstrumented
+// (the kernel's are instrumented), so a kernel's copy out of bounds went unseen, and under
+// initcheck its bytes (e.g. cg::memcpy_async into shared memory) stayed "never written".  The
+// module's own definitions (bound to its own calls: -Wl,-Bsymbolic) check both ranges as an
+// access of that size (initcheck: the destination only, marking it written; racecheck: not
+// checked) and then call the C library's.
+namespace openhip {
+namespace memcheck {
+__attribute__((no_sanitize_address)) inline bool clear_range(const void* p, size_t n) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  // (the shadow itself, which this header's own memsets write: not checked)
+  if (a >= OPENHIP_MEMCHECK_SHADOW && a < OPENHIP_MEMCHECK_SHADOW + (uint64_t(1) << 44)) return true;
+  for (uintptr_t g = a & ~uintptr_t(7); g < a + n; g += 8) {
+    const signed char c = static_cast<signed char>(shadow_byte(g));
+    // (c in 1..7: the granule's first c bytes are addressable)
+    if (c != 0 && (c < 0 || (a + n < g + 8 ? a + n : g + 8) > g + static_cast<uintptr_t>(c)))
+      return false;
+  }
+  return true;
+}
+// the ranges of a copy of n bytes from s (nullptr: a memset) to d
+__attribute__((no_sanitize_address)) inline void check_copy(void* d, const void* s, size_t n,
+                                                            void* pc) {
+  if (n == 0) return;
+#ifdef OPENHIP_RACECHECK
+  return;  // (its words are 4 bytes: a group copying a few bytes per thread would "race")
+#endif
+#ifndef OPENHIP_INITCHECK
+  if (s != nullptr && !clear_range(s, n)) bad_access(reinterpret_cast<uintptr_t>(s), n, false, pc);
+#endif
+  if (!clear_range(d, n)) bad_access(reinterpret_cast<uintptr_t>(d), n, true, pc);
+}
+template <class F>
+__attribute__((no_sanitize_address)) inline F libc(F& cached, const char* name) {
+  if (cached == nullptr) cached = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+  return cached;
+}
+}  // namespace memcheck
+}  // namespace openhip
+extern "C" __attribute__((visibility("hidden"), used, no_sanitize_address)) void* memcpy(
+    void* __restrict d, const void* __restrict s, size_t n) noexcept {
+  static void* (*real)(void*, const void*, size_t) = nullptr;
+  ::openhip::memcheck::check_copy(d, s, n, __builtin_return_address(0));
+  return ::openhip::memcheck::libc(real, "memcpy")(d, s, n);
+}
+extern "C" __attribute__((visibility("hidden"), used, no_sanitize_address)) void* memmove(
+    void* d, const void* s, size_t n) noexcept {
+  static void* (*real)(void*, const void*, size_t) = nullptr;
+  ::openhip::memcheck::check_copy(d, s, n, __builtin_return_address(0));
+  return ::openhip::memcheck::libc(real, "memmove")(d, s, n);
+}
+extern "C" __attribute__((visibility("hidden"), used, no_sanitize_address)) void* memset(
+    void* d, int c, size_t n) noexcept {
+  static void* (*real)(void*, int, size_t) = nullptr;
+  ::openhip::memcheck::check_copy(d, nullptr, n, __builtin_return_address(0));
+  return ::openhip::memcheck::libc(real, "memset")(d, c, n);
+}
+
+
 #ifdef OPENHIP_INITCHECK
 // ---- initcheck: shared memory never written ----------------------------------------------------
 // Before each block runs (engine.h entry, one block at a time in initcheck mode) the launch's
@@ -489,60 +548,6 @@ __attribute__((no_sanitize_address)) void initcheck_block(const openhip_launch* 
 }
 }  // namespace detail
 }  // namespace openhip
-
-// memcpy, memmove and memset: GCC's -fsanitize=kernel-address leaves their calls uninstrumented
-// (the kernel's are instrumented), so a kernel's copy into shared or device memory (e.g.
-// cg::memcpy_async) would leave its bytes "never written".  The module's own definitions
-// (hidden: they bind its calls only) mark the destination written, or report a destination
-// that is not addressable, and then call the C library's.
-namespace openhip {
-namespace memcheck {
-__attribute__((no_sanitize_address)) inline bool clear_range(const void* p, size_t n) {
-  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-  // (the shadow itself, which this header's own memsets write: not checked)
-  if (a >= OPENHIP_MEMCHECK_SHADOW && a < OPENHIP_MEMCHECK_SHADOW + (uint64_t(1) << 44)) return true;
-  for (uintptr_t g = a & ~uintptr_t(7); g < a + n; g += 8) {
-    const signed char c = static_cast<signed char>(shadow_byte(g));
-    // (c in 1..7: the granule's first c bytes are addressable)
-    if (c != 0 && (c < 0 || (a + n < g + 8 ? a + n : g + 8) > g + static_cast<uintptr_t>(c)))
-      return false;
-  }
-  return true;
-}
-template <class F>
-__attribute__((no_sanitize_address)) inline F libc(F& cached, const char* name) {
-  if (cached == nullptr) cached = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-  return cached;
-}
-}  // namespace memcheck
-}  // namespace openhip
-extern "C" __attribute__((visibility("hidden"), used, no_sanitize_address)) void* memcpy(
-    void* __restrict d, const void* __restrict s, size_t n) noexcept {
-  static void* (*real)(void*, const void*, size_t) = nullptr;
-  if (n != 0 && !::openhip::memcheck::clear_range(d, n)) {
-    ::openhip::memcheck::bad_access(reinterpret_cast<uintptr_t>(d), n, true,
-                                    __builtin_return_address(0));
-  }
-  return ::openhip::memcheck::libc(real, "memcpy")(d, s, n);
-}
-extern "C" __attribute__((visibility("hidden"), used, no_sanitize_address)) void* memmove(
-    void* d, const void* s, size_t n) noexcept {
-  static void* (*real)(void*, const void*, size_t) = nullptr;
-  if (n != 0 && !::openhip::memcheck::clear_range(d, n)) {
-    ::openhip::memcheck::bad_access(reinterpret_cast<uintptr_t>(d), n, true,
-                                    __builtin_return_address(0));
-  }
-  return ::openhip::memcheck::libc(real, "memmove")(d, s, n);
-}
-extern "C" __attribute__((visibility("hidden"), used, no_sanitize_address)) void* memset(
-    void* d, int c, size_t n) noexcept {
-  static void* (*real)(void*, int, size_t) = nullptr;
-  if (n != 0 && !::openhip::memcheck::clear_range(d, n)) {
-    ::openhip::memcheck::bad_access(reinterpret_cast<uintptr_t>(d), n, true,
-                                    __builtin_return_address(0));
-  }
-  return ::openhip::memcheck::libc(real, "memset")(d, c, n);
-}
 
 // The module's static __shared__ arrays, as (TLS offset, bytes) pairs (initcheck mode).
 extern "C" __attribute__((visibility("default"), used)) void openhip_memcheck_static_arrays(
