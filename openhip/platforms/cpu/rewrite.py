@@ -948,6 +948,10 @@ def _cg_groups(data: bytes, body, macros: dict[str, str]) -> dict[str, tuple]:
     return {k: v for k, v in found.items() if v is not None}
 
 
+#: where a collective's loop takes its operand (rendered last: a collective inside it is its result)
+_OPERAND = "\0operand\0"
+
+
 def _group_argument(data: bytes, arg, groups: dict[str, tuple], macros: dict[str, str]
                     ) -> tuple | None:
     """The group a collective's first argument names: a group variable, or the group made in
@@ -1041,7 +1045,7 @@ def rewrite_cooperative_groups(data: bytes, body, macros: dict[str, str], counte
         if base in ("reduce", "inclusive_scan", "exclusive_scan") and len(args) == 3 and \
                 group[0] == "tile":
             stmt = _statement_of(node, body)
-            if stmt is None or _placement(stmt) is None or stmt.id in pre_by_stmt:
+            if stmt is None or _placement(stmt) is None:
                 continue
             op_text = re.sub(r"\s+", " ", _flat(data, args[2]))
             # (spaces kept inside the type: `cg::plus<long long>()`)
@@ -1058,14 +1062,14 @@ def rewrite_cooperative_groups(data: bytes, body, macros: dict[str, str], counte
             v, o, y = f"__oh_cgv{k}", f"__oh_cgo{k}", f"__oh_cgy{k}"
             rank = f"((unsigned){_RANK} & {n - 1}u)"
             if base == "reduce":
-                loop = (f"{vtype} {v} = ({_flat(data, args[1])}); "
+                loop = (f"{vtype} {v} = ({_OPERAND}); "
                         f"for (unsigned {o} = 1; {o} < {n}u; {o} <<= 1) {{ "
                         f"const {vtype} {y} = __shfl_down_sync(0xffffffffu, {v}, {o}, {n}); "
                         f"if (({rank} & (2 * {o} - 1)) == 0 && {rank} + {o} < {n}u) "
                         f"{v} = {op_text}({v}, {y}); }}")
                 result = f"__shfl_sync(0xffffffffu, {v}, 0, {n})"
             else:
-                loop = (f"{vtype} {v} = ({_flat(data, args[1])}); "
+                loop = (f"{vtype} {v} = ({_OPERAND}); "
                         f"for (unsigned {o} = 1; {o} < {n}u; {o} <<= 1) {{ "
                         f"const {vtype} {y} = __shfl_up_sync(0xffffffffu, {v}, {o}, {n}); "
                         f"if ({rank} >= {o}) {v} = {op_text}({y}, {v}); }}")
@@ -1075,19 +1079,27 @@ def rewrite_cooperative_groups(data: bytes, body, macros: dict[str, str], counte
                     prev = f"__oh_cgx{k}"
                     loop += (f" const {vtype} {prev} = __shfl_up_sync(0xffffffffu, {v}, 1, {n});")
                     result = f"({rank} == 0 ? {vtype}{{}} : {prev})"
-            pre_by_stmt[stmt.id] = (stmt, loop, node, result)
-    # collectives: the loop goes before the statement, the call becomes the result
-    for stmt, loop, call, result in pre_by_stmt.values():
+            pre_by_stmt.setdefault(stmt.id, (stmt, []))[1].append((loop, node, result, args[1]))
+    # collectives: their loops go before the statement (one inside another's operand first,
+    # then source order), each call becomes its result
+    for stmt, calls in pre_by_stmt.values():
         inner = [e for e in edits if stmt.start_byte <= e[0] < stmt.end_byte]
         for e in inner:
             edits.remove(e)
-        replaced = {call.id: result}
+        results = {call.id: result for _loop, call, result, _a in calls}
+        loops = [loop.replace(_OPERAND, _flat_render(data, operand, results))
+                 for loop, _c, _r, operand in sorted(calls, key=lambda c: c[1].end_byte)]
+        outer = [c for c in calls if not any(o[1].start_byte <= c[1].start_byte and
+                                             c[1].end_byte <= o[1].end_byte and o is not c
+                                             for o in calls)]
+        replaced = {call.id: result for _loop, call, result, _a in outer}
         for e in inner:  # member calls inside the statement, rendered in place
             n = next((x for x in _walk(stmt) if x.start_byte == e[0] and x.end_byte == e[1]
                       and x.type == "call_expression"), None)
-            if n is not None and not (call.start_byte <= n.start_byte < call.end_byte):
+            if n is not None and not any(call.start_byte <= n.start_byte < call.end_byte
+                                         for _loop, call, _r, _a in calls):
                 replaced[n.id] = e[2].decode().rstrip("\n")
-        new = loop + " " + _render(data, stmt, replaced)
+        new = " ".join(loops) + " " + _render(data, stmt, replaced)
         if _placement(stmt) == "wrap":
             new = "{ " + new + " }"
         edits.append((stmt.start_byte, stmt.end_byte, new.encode()))

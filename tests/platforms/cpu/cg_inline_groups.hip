@@ -36,3 +36,17 @@ extern "C" __global__ void inline_wide(const int *in, int *out) {
   int s = cg::reduce(cg::tiled_partition<8>(cg::tiled_partition<16>(block)), v, cg::plus<int>());
   out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
+
+// two collectives in one statement (both rewritten, in source order), and one inside another's
+// operand (rewritten first, the outer one reading its result)
+extern "C" __global__ void two_in_one(const float *in, float *out, int *nested) {
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+  const unsigned id = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = in[id];
+  float r = cg::reduce(tile, v, cg::plus<float>()) +
+            cg::reduce(cg::tiled_partition<32>(cg::this_thread_block()), v * 2.0f,
+                       cg::greater<float>());
+  out[id] = r;
+  int k = (int)v;
+  nested[id] = cg::reduce(tile, cg::reduce(tile, k, cg::plus<int>()), cg::less<int>());
+}

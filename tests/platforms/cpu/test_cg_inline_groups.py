@@ -28,6 +28,8 @@ def test_split_and_recognised(mods):
         assert meta[k]["mode"] == "regions", meta[k]
     assert len(meta["inline_reduce"]["warp_idioms"]) == 1
     assert len(meta["inline_scan_max"]["warp_idioms"]) == 2
+    assert meta["two_in_one"]["mode"] == "regions"
+    assert len(meta["two_in_one"]["warp_idioms"]) == 4  # two in one statement, two nested
 
 
 @pytest.mark.parametrize("block", [32, 128, 1024])
@@ -65,3 +67,22 @@ def test_tile_of_a_tile_in_place(mods):
     got = run_split_and_fibers(mods, "inline_wide", 2, 64,
                                lambda: (hip.asarray(x), hip.zeros(2 * 64, np.int32)), 1)
     assert np.array_equal(got, np.repeat(x.reshape(-1, 8).sum(axis=1), 8))
+
+
+@pytest.mark.parametrize("block", [32, 96, 256])
+def test_two_collectives_in_one_statement(mods, block):
+    grid = 3
+    x = np.random.default_rng(block + 7).integers(-6, 7, grid * block).astype(np.float32)
+    out = {}
+
+    def args():
+        out["r"] = hip.zeros(grid * block, np.float32)
+        out["n"] = hip.zeros(grid * block, np.int32)
+        return hip.asarray(x), out["r"], out["n"]
+
+    run_split_and_fibers(mods, "two_in_one", grid, block, args, 1)
+    run_split_and_fibers(mods, "two_in_one", grid, block, args, 2)
+    w = x.reshape(-1, 32).astype(np.float64)
+    want = np.repeat(w.sum(axis=1) + (w * 2).max(axis=1), 32).astype(np.float32)
+    assert np.array_equal(out["r"].get(), want)
+    assert np.array_equal(out["n"].get(), np.repeat(w.sum(axis=1), 32).astype(np.int32))
