@@ -384,13 +384,26 @@ def test_fusion_off_switch():
 
 
 def test_small_results_run_unfused(monkeypatch):
-    monkeypatch.setattr(_fusion, "MIN_ELEMENTS", 1 << 15)
-    small = hnp.ones((1 << 15) - 1, dtype=hnp.float32)
-    big = hnp.ones(1 << 15, dtype=hnp.float32)
+    monkeypatch.undo()  # the module's own threshold
+    limit = _fusion.MIN_ELEMENTS
+    small = hnp.ones(limit - 1, dtype=hnp.float32)
+    big = hnp.ones(limit, dtype=hnp.float32)
     assert (small * 2)._pend is None
     z = big * 2 + 1
     assert z._pend is not None and z._pend.nodes == 2
-    np.testing.assert_array_equal(z.get(), np.full(1 << 15, 3, np.float32))
+    np.testing.assert_array_equal(z.get(), np.full(limit, 3, np.float32))
+
+
+def test_a_result_not_taken_in_is_launched():
+    hx, x = _fresh()
+    t = x * 2 + 1
+    u = x - 5  # does not embed t: t is launched now, u stays pending
+    assert t._pend is None and u._pend is not None
+    z = u * 3  # embeds u
+    assert u._pend is not None and z._pend is not None and z._pend.nodes == 2
+    np.testing.assert_array_equal(z.get(), (hx - 5) * 3)
+    np.testing.assert_array_equal(t.get(), hx * 2 + 1)
+    np.testing.assert_array_equal(u.get(), hx - 5)
 
 
 def test_fusion_env_read_per_operation(monkeypatch):
