@@ -175,7 +175,14 @@ def _hooked_functions():
             memory._drain, memory.malloc, hip.malloc, memory.DeviceBuffer.__dict__["_release"],
             pool.MemoryPool._allocate, pool.MemoryPool._give_back, module.cached_compile,
             rt_compile.cached_compile, stream.Stream.synchronize, stream.Event.synchronize,
-            rt_device.Device.synchronize)
+            rt_device.Device.synchronize, *_array_launchers())
+
+
+def _array_launchers():
+    from openhip.numpy._kernels import Kernel
+
+    return tuple(Kernel.__dict__[name] for name in
+                 ("launch_ohargs", "launch_struct", "launch_packed", "launch_grid"))
 
 
 def test_hooks_exist_only_during_a_session(device):
@@ -331,3 +338,30 @@ def test_merge_puts_ranks_on_their_own_pid():
     assert sorted((e["pid"], e["ts"]) for e in xs) == [(0, 0.0), (1, 1000.0)]
     assert trace_event.validate(merged) == []
     assert len(merged["otherData"]["processes"]) == 2
+
+
+def test_array_library_kernels_recorded(device):
+    """openhip.numpy launches its kernels without a Function call on the warm path: each is
+    still one kernel record (name, grid, the device's timing), results unchanged, and the
+    array methods are put back after the session."""
+    import openhip.numpy as hnp
+
+    before = _array_launchers()
+    x_h = np.arange(3000, dtype=np.float32)
+    x = hnp.asarray(x_h, device=device)
+    (x * 2 + 1).get()  # warm: builds outside the session
+    with hip.profile(None) as session:
+        with hip.profile.range("array ops"):
+            y = x * 2 + 1                  # two elementwise kernels (below fusion's size)
+            total = float(hnp.sum(y))      # a reduction, a copy to the host
+            y[:5].get()
+    assert _array_launchers() == before
+    np.testing.assert_allclose(total, float((x_h * 2 + 1).sum()), rtol=1e-6)
+    kernels = _events(session.trace, cat="kernel", ph="X")
+    names = [e["name"] for e in kernels]
+    assert names[:2] == ["bi0<o_mul, float, float>", "bi0<o_add, float, float>"], names
+    assert len(kernels) >= 3
+    first = kernels[0]["args"]
+    assert first["grid"] == [(3000 + 255) // 256, 1, 1] and first["block"] == [256, 1, 1]
+    assert first["module"] == "elementwise.hip"
+    assert all(e["dur"] >= 0 for e in kernels)

@@ -4,7 +4,10 @@ back when it stops, so nothing of the profiler runs (not even a branch) while it
 One indirection point per category:
 
 =========  ==========================================================================
-kernels    ``Function.__call__`` / ``Function.launch`` (runtime/module.py; cooperative too)
+kernels    ``Function.__call__`` / ``Function.launch`` (runtime/module.py; cooperative too),
+           and openhip.numpy's direct launches (``_kernels.Kernel.launch_ohargs`` /
+           ``launch_packed`` / ``launch_grid``, which go to the platform without a Function
+           call on their warm path)
 copies     ``memory._copy`` and ``memory._memset`` (every memcpy*/memset*, ``x.get()``...)
 memory     ``MemoryPool._allocate`` / ``MemoryPool._give_back`` (runtime/pool.py: arrays);
            raw ``malloc`` (``memory.malloc`` and ``openhip.malloc``) and
@@ -58,6 +61,13 @@ class Hooks:
         self._swap(module.Function, "__call__", self._kernel)
         module.Function.launch = module.Function.__call__
         self._saved.append((module.Function, "launch", self._saved[0][2]))
+        from ...numpy import _kernels as np_kernels
+
+        kernel = np_kernels.Kernel
+        self._swap(kernel, "launch_ohargs", self._array_kernel(_grid_of_count))
+        self._swap(kernel, "launch_struct", self._array_kernel(_grid_of_count))
+        self._swap(kernel, "launch_packed", self._array_kernel(_grid_of_packed))
+        self._swap(kernel, "launch_grid", self._array_kernel(_grid_given))
         self._swap(memory, "_copy", self._copy)
         self._swap(memory, "_memset", self._memset)
         self._swap(memory, "_drain", self._drain)
@@ -147,6 +157,26 @@ class Hooks:
                      (grid, block, shared_mem, cooperative, id(fn)), ordinal, ev0, ev1))
 
         return launch
+
+    def _array_kernel(self, grid_of: Any) -> Any:
+        """A wrapper maker for openhip.numpy's direct launches (``Kernel.launch_*``): the same
+        record as a ``Function`` call, for the kernel's Function, with the grid the method
+        launches (``grid_of(kernel, *args) -> (grid, block, stream)``)."""
+
+        def make(original: Any) -> Any:
+            def run(fn: Any, grid: Any, block: Any, args: Any = (), *, shared_mem: int = 0,
+                    stream: Any = None, cooperative: bool = False) -> None:
+                original(*args[0], **args[1])
+
+            record = self._kernel(run)
+
+            def launch(kernel: Any, *args: Any, **kw: Any) -> None:
+                grid, block, stream = grid_of(kernel, *args, **kw)
+                record(kernel.fn, grid, block, ((kernel, *args), kw), stream=stream)
+
+            return launch
+
+        return make
 
     def _device_op(self, cat: str, name: str, dev: Any, stream: Any, asynchronous: bool,
                    call: Any, args: tuple) -> None:
@@ -432,3 +462,28 @@ def _algorithm(what: str, nbytes: Any, comm: Any) -> str | None:
         if getattr(algorithms, name, None) == kind:
             return name[len("ALL_REDUCE_"):].lower()
     return str(kind)
+
+
+def _grid_of_count(kernel: Any, n: int, args: Any, stream: Any = None, block: int | None = None
+                   ) -> tuple[tuple[int, int, int], tuple[int, int, int], Any]:
+    """The grid ``Kernel.launch_ohargs``/``launch_packed`` launch for ``n`` threads."""
+    if block is None:
+        from ...numpy._kernels import BLOCK as block
+    blocks = (n + block - 1) // block or 1
+    maxgx = kernel._maxgx
+    grid = (blocks, 1, 1) if blocks <= maxgx else (maxgx, (blocks + maxgx - 1) // maxgx, 1)
+    return grid, (block, 1, 1), stream
+
+
+def _grid_of_packed(kernel: Any, n: int, packed: Any, block: int | None = None
+                    ) -> tuple[tuple[int, int, int], tuple[int, int, int], Any]:
+    """The grid ``Kernel.launch_packed`` launches for ``n`` threads (on the current stream)."""
+    return _grid_of_count(kernel, n, packed, None, block)
+
+
+def _grid_given(kernel: Any, grid: Any, packed: Any, block: int | None = None
+                ) -> tuple[tuple[int, int, int], tuple[int, int, int], Any]:
+    """The grid ``Kernel.launch_grid`` is given."""
+    if block is None:
+        from ...numpy._kernels import BLOCK as block
+    return tuple(grid), (block, 1, 1), None
