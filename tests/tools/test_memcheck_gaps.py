@@ -150,3 +150,36 @@ def test_initcheck_reports_shared_memory_read_before_written(cpu, kernel):
                              "written)"), parts
     assert parts[1] == f"at memcheck_kernels.hip:{bad_line(kernel)} in {kernel}", parts
     assert parts[2] == f"by thread ({thread}) in block (0,0,0) of kernel '{kernel}'", parts
+
+
+VOLATILE_SHARED = '''
+#include <hip/hip_runtime.h>
+#include <type_traits>
+extern "C" __global__ void qualified_shared(int* out) {
+    volatile __shared__ int flag;
+    static volatile __shared__ int tile[64];
+    const __shared__ int* alias;
+    static_assert(std::is_volatile<decltype(flag)>::value, "flag lost volatile");
+    static_assert(std::is_volatile<std::remove_extent<decltype(tile)>::type>::value,
+                  "tile lost volatile");
+    if (threadIdx.x == 0) { flag = 7; alias = nullptr; }
+    tile[threadIdx.x] = (int)threadIdx.x;
+    __syncthreads();
+    out[threadIdx.x] = tile[63 - threadIdx.x] + flag + (alias == nullptr);
+}
+'''
+
+
+@pytest.mark.parametrize("tool", ["memcheck", "racecheck", "initcheck"])
+def test_qualifiers_before_shared_stay_on_the_variable(cpu, tool):
+    """Checked mode's __shared__ starts with a guard declaration: a qualifier written before
+    it (``volatile __shared__ int flag``) must still qualify the user's variable (it qualified
+    the guard: the static_asserts failed to compile), under every tool; results as written."""
+    proc = run_child(f"""
+        q = hip.Module({VOLATILE_SHARED!r}, name="qualified.hip")
+        out = hip.zeros(64, np.int32)
+        report(lambda: q.get_function('qualified_shared')(1, 64, (out,)))
+        print("OUT", np.array_equal(out.get(), 63 - np.arange(64) + 8))
+    """, extra_env={"OPENHIP_MEMCHECK_TOOL": tool})
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    assert "NOERROR" in proc.stdout and "OUT True" in proc.stdout, proc.stdout + proc.stderr[-2000:]

@@ -662,6 +662,8 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
         footer, kernels, globals_, meta = build_footer(result, name_expressions, attempt_plans,
                                                        structs, uses_grid_sync(source))
         body = apply_edits(source, shared_edits + edits)
+        if checked_flags:
+            body = _checked_shared_specifiers(body)
         try:
             built = _build(compiler, body + ("" if body.endswith("\n") else "\n") + footer,
                            rel, std, march, user_flags, meta,
@@ -688,6 +690,19 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
                 "flags": [std, *BASE_FLAGS, march, *checked_flags, *user_flags]}
     return CompiledProgram(binary=binary, platform="cpu", arch=arch, kernels=kernels,
                            globals=globals_, metadata=metadata, log=log.strip())
+
+
+_CV_BEFORE_SHARED = re.compile(r"\b(volatile|const)(\s+)__shared__\b")
+
+
+def _checked_shared_specifiers(body: str) -> str:
+    """Checked mode's ``__shared__`` (tools/memcheck's header) starts with a guard
+    declaration, which would take a qualifier written before it (``volatile __shared__ T x``
+    made the guard volatile, not ``x``): the qualifier moves after ``__shared__``, in as many
+    characters (line and column mapping unchanged)."""
+    if "__shared__" not in body:
+        return body
+    return _CV_BEFORE_SHARED.sub(lambda m: f"__shared__{m.group(2)}{m.group(1)}", body)
 
 
 def _build(compiler: Compiler, text: str, rel: str, std: str, march: str,

@@ -72,7 +72,8 @@ class CpuFunction:
 @functools.lru_cache(maxsize=1)
 def _regions_digest() -> str:
     """A digest of the source transformations' code (read, not imported: this is on the path of
-    a warm cache hit): regions.py, rewrite.py, idioms.py, static_shared.py and compiler/scan.py."""
+    a warm cache hit): regions.py, rewrite.py, idioms.py, static_shared.py, compiler.py (its
+    edits of the source, e.g. checked mode's) and compiler/scan.py."""
     return _transform_digest(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -81,6 +82,7 @@ def _transform_digest(here: str) -> str:
     h = hashlib.sha256()
     for path in (os.path.join(here, "regions.py"), os.path.join(here, "rewrite.py"),
                  os.path.join(here, "idioms.py"), os.path.join(here, "static_shared.py"),
+                 os.path.join(here, "compiler.py"),
                  os.path.join(here, os.pardir, os.pardir, "compiler", "scan.py")):
         with open(path, "rb") as f:
             h.update(f.read())

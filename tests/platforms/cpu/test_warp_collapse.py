@@ -81,7 +81,7 @@ def test_regions_digest_covers_rewrite(tmp_path):
     here = tmp_path / "platforms" / "cpu"
     here.mkdir(parents=True)
     (tmp_path / "compiler").mkdir()
-    for name in ("regions.py", "rewrite.py", "idioms.py", "static_shared.py"):
+    for name in ("regions.py", "rewrite.py", "idioms.py", "static_shared.py", "compiler.py"):
         (here / name).write_bytes((src / name).read_bytes())
     (tmp_path / "compiler" / "scan.py").write_bytes((src.parent.parent / "compiler" /
                                                      "scan.py").read_bytes())
@@ -89,7 +89,7 @@ def test_regions_digest_covers_rewrite(tmp_path):
     assert first == cpu_platform._regions_digest()
     seen = {first}
     for f in (here / "rewrite.py", here / "regions.py", here / "idioms.py",
-              here / "static_shared.py", tmp_path / "compiler" / "scan.py"):
+              here / "static_shared.py", here / "compiler.py", tmp_path / "compiler" / "scan.py"):
         f.write_bytes(f.read_bytes() + b"\n# changed\n")
         d = cpu_platform._transform_digest(str(here))
         assert d not in seen, f.name

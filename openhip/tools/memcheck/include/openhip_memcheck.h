@@ -393,8 +393,9 @@ OPENHIP_MC_HIDDEN void __ubsan_handle_type_mismatch_v1_abort(
 // the padding after each array (memcheck: poisoned, an overrun into them is reported) or, for
 // racecheck, the arrays (tracked); each worker marks its instances in the shadow at its first
 // entry call (engine.h memcheck_entry).  The guard's declaration takes the specifiers written
-// before `__shared__`: `static __shared__` is right, `volatile __shared__ T x` makes the guard
-// volatile instead of x (write `__shared__ volatile T x`).
+// before `__shared__`: `static __shared__` is right; a qualifier (`volatile __shared__ T x`)
+// is moved after `__shared__` by the CPU compiler in checked mode (compiler.py
+// _checked_shared_specifiers), so it stays on x.
 #define OPENHIP_MC_GUARD_NAME2(n) __openhip_mc_guard##n
 #define OPENHIP_MC_GUARD_NAME(n) OPENHIP_MC_GUARD_NAME2(n)
 #undef __shared__
