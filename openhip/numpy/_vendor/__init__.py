@@ -4,8 +4,9 @@
 None when the platform has none (the caller's own kernels or the host-staged CPU library serve,
 and :func:`why_missing` says why in its one warning). On nvidia: NVIDIA's cuBLAS, cuFFT and
 cuSOLVER from their wheels, loaded on first use (importing openhip.numpy loads nothing). On
-amd: rocBLAS from the user's ROCm where it is installed; rocFFT/rocSOLVER are not wired
-(``_rocm`` says whether the user's ROCm has them).
+amd: rocBLAS and rocSOLVER from the user's ROCm where they are installed (``get("cusolver",
+"amd")`` is rocSOLVER: the platform's dense solver, as hipSOLVER marshals to either); rocFFT is
+not wired (``_rocm`` says whether the user's ROCm has it).
 On the CPU platform: none, except inside the test-only :func:`_testing.fake_libraries`, which
 routes the CPU platform through the bindings with a fake library of the same C ABI so that
 their marshalling is tested without a GPU.
@@ -27,9 +28,26 @@ _failed: dict[str, str] = {}
 _lock = threading.Lock()
 
 _LIBRARY_OF = {"cublas": "cuBLAS", "cufft": "cuFFT", "cusolver": "cuSOLVER",
-               "rocblas": "rocBLAS"}
-_PLATFORM_OF = {"cublas": "nvidia", "cufft": "nvidia", "cusolver": "nvidia", "rocblas": "amd"}
+               "rocblas": "rocBLAS", "rocsolver": "rocSOLVER"}
+_PLATFORM_OF = {"cublas": "nvidia", "cufft": "nvidia", "cusolver": "nvidia", "rocblas": "amd",
+                "rocsolver": "amd"}
 _ROCM_OF = {"cufft": "rocfft", "cusolver": "rocsolver"}
+#: the ROCm library serving a CUDA library's role on amd (once wired)
+_AMD_ROLE = {"cusolver": "rocsolver"}
+
+
+def _role(name: str, platform: str) -> str:
+    """The library that serves ``name``'s role on ``platform``: rocSOLVER for "cusolver" on
+    amd, and on the CPU platform when the fake libraries route it (and not cuSOLVER)."""
+    alias = _AMD_ROLE.get(name)
+    if alias is None:
+        return name
+    if platform == "amd":
+        return alias
+    fake = _fake
+    if platform == "cpu" and fake is not None and name not in fake and alias in fake:
+        return alias
+    return name
 
 
 def _binding_class(name: str) -> Any:
@@ -49,12 +67,17 @@ def _binding_class(name: str) -> Any:
         from ._rocblas import Rocblas
 
         return Rocblas
+    if name == "rocsolver":
+        from ._rocsolver import Rocsolver
+
+        return Rocsolver
     raise ValueError(f"unknown vendor library {name!r}")
 
 
 def get(name: str, platform: str) -> Any:
     """The binding of ``name`` serving ``platform``'s devices, or None (see
     :func:`why_missing`)."""
+    name = _role(name, platform)
     fake = _fake
     if platform == "cpu":
         if fake is None or name not in fake:
@@ -87,8 +110,10 @@ def get(name: str, platform: str) -> Any:
 
 def why_missing(name: str, platform: str) -> str:
     """Why ``get(name, ...)`` gave None on ``platform`` (one line, for a warning)."""
+    name = _role(name, platform)
     if platform == _PLATFORM_OF.get(name):
         return _failed.get(name, f"{_LIBRARY_OF[name]} is not available")
     if platform == "amd" and name in _ROCM_OF:
         return _rocm.status(_ROCM_OF[name])
-    return f"{_LIBRARY_OF.get(name, name)} serves only the nvidia platform"
+    return (f"{_LIBRARY_OF.get(name, name)} serves only the "
+            f"{_PLATFORM_OF.get(name, 'nvidia')} platform")

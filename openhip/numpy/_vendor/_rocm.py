@@ -1,8 +1,9 @@
-"""What the user's ROCm offers of rocBLAS / rocFFT / rocSOLVER (for the amd platform's warning).
+"""What the user's ROCm offers of the libraries openhip does not call yet (rocFFT), for the
+amd platform's warning.
 
-They are not wired into openhip yet: the amd platform's matmul runs the project's own gemm and
-its LAPACK/FFT functions are staged through host memory. This module only says whether the
-library is installed, so the warning can tell the user what is absent and what serves.
+rocBLAS and rocSOLVER are wired (``_rocblas``, ``_rocsolver``); the amd platform's FFT
+functions are still staged through host memory. This module only says whether a library is
+installed, so the warning can tell the user what is absent and what serves.
 """
 
 from __future__ import annotations

@@ -1,8 +1,9 @@
 """Test-only: run the CPU platform's matmul/fft/linalg through the vendor bindings.
 
 ``with fake_libraries(path):`` makes :func:`openhip.numpy._vendor.get` serve the CPU platform
-with the library at ``path`` (one file exporting the cuBLAS, cuFFT and cuSOLVER symbols the
-bindings call, e.g. the tests' fake_cuda_libs.cpp) in place of cuBLAS/cuFFT/cuSOLVER, so the
+with the library at ``path`` (one file exporting the cuBLAS, cuFFT, cuSOLVER, rocBLAS and
+rocSOLVER symbols the bindings call, e.g. the tests' fake_cuda_libs.cpp) in place of the
+libraries in ``names`` (``("rocblas", "rocsolver")`` routes the amd platform's pair), so the
 marshalling (operand order, transposes, leading dimensions, batch strides, plans, workspaces,
 info codes, the stream argument) is checked against numpy without a GPU. Not a user-facing
 platform switch.
@@ -76,7 +77,8 @@ class Route:
 
     def calls(self, counter: int) -> int:
         """The fake's count for ``counter`` (0 gemm, 1 gemmEx, 2 fft plans, 3 fft execs,
-        4 solver calls); 0 on the real library."""
+        4 cuSOLVER calls, 5 rocBLAS gemm, 6 rocBLAS gemm_ex, 7 rocSOLVER calls); 0 on the real
+        library."""
         return 0 if self.fake is None else int(self.fake.fake_calls(counter))
 
     def called_since(self, before: int, counter: int) -> bool:

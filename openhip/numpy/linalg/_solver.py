@@ -1,6 +1,8 @@
-"""linalg's factorisations on a vendor solver (cuSOLVER on nvidia, ``_vendor._cusolver``).
+"""linalg's factorisations on a vendor solver (cuSOLVER on nvidia, ``_vendor._cusolver``;
+rocSOLVER on amd, ``_vendor._rocsolver``, which takes the same arguments, cuSOLVER's enum
+values included, and translates them to rocBLAS's).
 
-cuSOLVER is column-major; a contiguous row-major buffer of A is, to it, A^T (conj(A) for a
+The solvers are column-major; a contiguous row-major buffer of A is, to it, A^T (conj(A) for a
 Hermitian A). So: the Cholesky factor L of A (row-major lower) is the column-major UPPER factor
 of that buffer; LU factors A^T (same determinant, the same pivot-sign rule), ``solve`` uses
 ``getrs`` with op T on them and the right-hand sides transposed to column-major, ``inv``

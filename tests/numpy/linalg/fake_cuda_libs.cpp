@@ -1,11 +1,12 @@
-// A fake cuBLAS + cuFFT + cuSOLVER (+ rocBLAS's gemms) for the tests of openhip.numpy's
-// vendor bindings.
+// A fake cuBLAS + cuFFT + cuSOLVER (+ rocBLAS's gemms, rocSOLVER) for the tests of
+// openhip.numpy's vendor bindings.
 //
-// It exports the C ABI symbols openhip/numpy/_vendor/_cublas.py, _rocblas.py, _cufft.py and
-// _cusolver.py call, with the documented column-major semantics, on host memory (the CPU platform's device
-// memory is host memory). gemm and the DFT are plain loops (double accumulation); the solver
-// routines are LAPACK's (the ILP64 OpenBLAS numpy ships, handed in by fake_set_lapack), which is
-// what cuSOLVER's dense routines compute. Arguments are validated as the real libraries do
+// It exports the C ABI symbols openhip/numpy/_vendor/_cublas.py, _rocblas.py, _cufft.py,
+// _cusolver.py and _rocsolver.py call, with the documented column-major semantics, on host
+// memory (the CPU platform's device memory is host memory). gemm and the DFT are plain loops
+// (double accumulation); the solver routines are LAPACK's (the ILP64 OpenBLAS numpy ships,
+// handed in by fake_set_lapack), which is what cuSOLVER's and rocSOLVER's dense routines
+// compute. Arguments are validated as the real libraries do
 // (leading dimensions, ops, workspace sizes), so a marshalling error shows as a status or a
 // wrong number. fake_last_stream() / fake_calls() let the tests see the stream each call ran
 // on and that the fake was called at all. Built by the tests with g++ -shared.
@@ -25,7 +26,7 @@ typedef std::complex<double> cd;
 
 static void *g_last_stream = (void *)(intptr_t)-1;
 static long g_calls[8];  // 0 gemm, 1 gemmEx, 2 fft plan, 3 fft exec, 4 solver, 5 rocBLAS gemm,
-                         // 6 rocBLAS gemm_ex
+                         // 6 rocBLAS gemm_ex, 7 rocSOLVER
 
 extern "C" void *fake_last_stream() { return g_last_stream; }
 extern "C" long fake_calls(int i) { return g_calls[i]; }
@@ -642,3 +643,179 @@ static bool job_ok(signed char j) { return j == 'A' || j == 'S' || j == 'O' || j
   }
 GESVD(S, float, float, false) GESVD(D, double, double, false)
 GESVD(C, cf, float, true) GESVD(Z, cd, double, true)
+
+// ---- rocSOLVER (LAPACK underneath): a rocblas_handle, strided batches, device-int info ------
+// rocblas_fill 121 upper / 122 lower; rocblas_evect 211 original / 213 none; rocblas_svect 191
+// all, 192 singular, 193 overwrite, 194 none; rocblas_workmode 201 / 202. No workspace
+// arguments (rocSOLVER allocates through the handle); getrs, geqrf and orgqr write no info.
+enum { ROCBLAS_INVALID_POINTER = 3, ROCBLAS_INTERNAL_ERROR = 6 };
+static int roc_enter(BlasHandle *h) {
+  g_calls[7]++;
+  g_last_stream = h->stream;
+  return g_lapack ? 0 : ROCBLAS_INTERNAL_ERROR;
+}
+static bool roc_fill(int fill, char *u) {
+  if (fill != 121 && fill != 122) return false;
+  *u = fill == 121 ? 'U' : 'L';
+  return true;
+}
+static inline int imax1(int n) { return n > 1 ? n : 1; }
+
+#define ROC_POTRF(P, T)                                                                       \
+  extern "C" int rocsolver_##P##potrf_strided_batched(BlasHandle *h, int uplo, int n, T *A,   \
+                                                      int lda, long long sA, int *info,       \
+                                                      int batch) {                            \
+    if (int e = roc_enter(h)) return e;                                                       \
+    char u;                                                                                   \
+    if (!roc_fill(uplo, &u)) return ROCBLAS_INVALID_VALUE;                                    \
+    if (n < 0 || lda < imax1(n) || batch < 0 || sA < (long long)lda * n)                      \
+      return ROCBLAS_INVALID_SIZE;                                                            \
+    if (!info || (n && batch && !A)) return ROCBLAS_INVALID_POINTER;                          \
+    typedef void (*F)(const char *, li *, T *, li *, li *, size_t);                           \
+    F f = (F)lapack(#P "potrf");                                                              \
+    if (!f) return ROCBLAS_INTERNAL_ERROR;                                                    \
+    for (int z = 0; z < batch; z++) {                                                         \
+      li nn = n, ll = lda, inf = 0;                                                           \
+      f(&u, &nn, A + z * sA, &ll, &inf, 1);                                                   \
+      info[z] = (int)inf;                                                                     \
+    }                                                                                         \
+    return 0;                                                                                 \
+  }
+ROC_POTRF(s, float) ROC_POTRF(d, double) ROC_POTRF(c, cf) ROC_POTRF(z, cd)
+
+#define ROC_GETRF(P, T)                                                                       \
+  extern "C" int rocsolver_##P##getrf_strided_batched(BlasHandle *h, int m, int n, T *A,      \
+                                                      int lda, long long sA, int *ipiv,       \
+                                                      long long sP, int *info, int batch) {   \
+    if (int e = roc_enter(h)) return e;                                                       \
+    int k = m < n ? m : n;                                                                    \
+    if (m < 0 || n < 0 || lda < imax1(m) || batch < 0 || sA < (long long)lda * n || sP < k)   \
+      return ROCBLAS_INVALID_SIZE;                                                            \
+    if (!info || (k && batch && (!A || !ipiv))) return ROCBLAS_INVALID_POINTER;               \
+    typedef void (*F)(li *, li *, T *, li *, li *, li *);                                     \
+    F f = (F)lapack(#P "getrf");                                                              \
+    if (!f) return ROCBLAS_INTERNAL_ERROR;                                                    \
+    std::vector<li> piv(k + 1);                                                               \
+    for (int z = 0; z < batch; z++) {                                                         \
+      li mm = m, nn = n, ll = lda, inf = 0;                                                   \
+      f(&mm, &nn, A + z * sA, &ll, piv.data(), &inf);                                         \
+      for (int i = 0; i < k; i++) ipiv[z * sP + i] = (int)piv[i];                             \
+      info[z] = (int)inf;                                                                     \
+    }                                                                                         \
+    return 0;                                                                                 \
+  }                                                                                           \
+  extern "C" int rocsolver_##P##getrs_strided_batched(                                        \
+      BlasHandle *h, int trans, int n, int nrhs, T *A, int lda, long long sA, const int *ipiv, \
+      long long sP, T *B, int ldb, long long sB, int batch) {                                 \
+    if (int e = roc_enter(h)) return e;                                                       \
+    if (trans < 111 || trans > 113) return ROCBLAS_INVALID_VALUE;                             \
+    if (n < 0 || nrhs < 0 || lda < imax1(n) || ldb < imax1(n) || batch < 0 ||                 \
+        sA < (long long)lda * n || sP < n || sB < (long long)ldb * nrhs)                      \
+      return ROCBLAS_INVALID_SIZE;                                                            \
+    if (n && batch && (!A || !ipiv || (nrhs && !B))) return ROCBLAS_INVALID_POINTER;          \
+    typedef void (*F)(const char *, li *, li *, const T *, li *, li *, T *, li *, li *,       \
+                      size_t);                                                                \
+    F f = (F)lapack(#P "getrs");                                                              \
+    if (!f) return ROCBLAS_INTERNAL_ERROR;                                                    \
+    char t = "NTC"[trans - 111];                                                              \
+    std::vector<li> piv(n + 1);                                                               \
+    for (int z = 0; z < batch; z++) {                                                         \
+      li nn = n, rr = nrhs, la = lda, lb = ldb, inf = 0;                                      \
+      for (int i = 0; i < n; i++) piv[i] = ipiv[z * sP + i];                                  \
+      f(&t, &nn, &rr, A + z * sA, &la, piv.data(), B + z * sB, &lb, &inf, 1);                 \
+      if (inf) return ROCBLAS_INTERNAL_ERROR;                                                 \
+    }                                                                                         \
+    return 0;                                                                                 \
+  }
+ROC_GETRF(s, float) ROC_GETRF(d, double) ROC_GETRF(c, cf) ROC_GETRF(z, cd)
+
+#define ROC_EVD(P, NAME, LNAME, T, R, CPLX)                                                   \
+  extern "C" int rocsolver_##P##NAME##_strided_batched(                                       \
+      BlasHandle *h, int evect, int uplo, int n, T *A, int lda, long long sA, R *D,           \
+      long long sD, R *E, long long sE, int *info, int batch) {                               \
+    if (int e = roc_enter(h)) return e;                                                       \
+    char u;                                                                                   \
+    if (!roc_fill(uplo, &u) || (evect != 211 && evect != 213)) return ROCBLAS_INVALID_VALUE;  \
+    if (n < 0 || lda < imax1(n) || batch < 0 || sA < (long long)lda * n || sD < n || sE < n)  \
+      return ROCBLAS_INVALID_SIZE;                                                            \
+    if (!info || (n && batch && (!A || !D || !E))) return ROCBLAS_INVALID_POINTER;            \
+    for (int z = 0; z < batch; z++)                                                           \
+      if (eig_call<T, R>(LNAME, CPLX, evect == 211, u == 'U', n, A + z * sA, lda, D + z * sD,  \
+                         info + z))                                                           \
+        return ROCBLAS_INTERNAL_ERROR;                                                        \
+    return 0;                                                                                 \
+  }
+ROC_EVD(s, syevd, "ssyevd", float, float, false)
+ROC_EVD(d, syevd, "dsyevd", double, double, false)
+ROC_EVD(c, heevd, "cheevd", cf, float, true)
+ROC_EVD(z, heevd, "zheevd", cd, double, true)
+
+#define ROC_GEQRF(P, T, Q)                                                                    \
+  extern "C" int rocsolver_##P##geqrf_strided_batched(BlasHandle *h, int m, int n, T *A,      \
+                                                      int lda, long long sA, T *tau,          \
+                                                      long long sP, int batch) {              \
+    if (int e = roc_enter(h)) return e;                                                       \
+    int k = m < n ? m : n;                                                                    \
+    if (m < 0 || n < 0 || lda < imax1(m) || batch < 0 || sA < (long long)lda * n || sP < k)   \
+      return ROCBLAS_INVALID_SIZE;                                                            \
+    if (k && batch && (!A || !tau)) return ROCBLAS_INVALID_POINTER;                           \
+    typedef void (*F)(li *, li *, T *, li *, T *, T *, li *, li *);                           \
+    F f = (F)lapack(#P "geqrf");                                                              \
+    if (!f) return ROCBLAS_INTERNAL_ERROR;                                                    \
+    for (int z = 0; z < batch; z++) {                                                         \
+      li mm = m, nn = n, ll = lda, lw = -1, inf = 0;                                          \
+      T q = T(0);                                                                             \
+      f(&mm, &nn, A + z * sA, &ll, tau + z * sP, &q, &lw, &inf);                              \
+      lw = (li)std::real(q) + 1;                                                              \
+      std::vector<T> wk(lw);                                                                  \
+      f(&mm, &nn, A + z * sA, &ll, tau + z * sP, wk.data(), &lw, &inf);                       \
+    }                                                                                         \
+    return 0;                                                                                 \
+  }                                                                                           \
+  extern "C" int rocsolver_##P##Q(BlasHandle *h, int m, int n, int k, T *A, int lda, T *tau) { \
+    if (int e = roc_enter(h)) return e;                                                       \
+    if (m < n || n < k || k < 0 || lda < imax1(m)) return ROCBLAS_INVALID_SIZE;               \
+    if (n && (!A || (k && !tau))) return ROCBLAS_INVALID_POINTER;                             \
+    typedef void (*F)(li *, li *, li *, T *, li *, const T *, T *, li *, li *);               \
+    F f = (F)lapack(#P #Q);                                                                   \
+    if (!f) return ROCBLAS_INTERNAL_ERROR;                                                    \
+    li mm = m, nn = n, kk = k, ll = lda, lw = -1, inf = 0;                                    \
+    T q = T(0);                                                                               \
+    f(&mm, &nn, &kk, A, &ll, tau, &q, &lw, &inf);                                             \
+    lw = (li)std::real(q) + 1;                                                                \
+    std::vector<T> wk(lw);                                                                    \
+    f(&mm, &nn, &kk, A, &ll, tau, wk.data(), &lw, &inf);                                      \
+    return 0;                                                                                 \
+  }
+ROC_GEQRF(s, float, orgqr) ROC_GEQRF(d, double, orgqr)
+ROC_GEQRF(c, cf, ungqr) ROC_GEQRF(z, cd, ungqr)
+
+static char roc_svect(int v) { return v >= 191 && v <= 194 ? "ASON"[v - 191] : 0; }
+#define ROC_GESVD(P, T, R, CPLX)                                                              \
+  extern "C" int rocsolver_##P##gesvd_strided_batched(                                        \
+      BlasHandle *h, int left, int right, int m, int n, T *A, int lda, long long sA, R *S,    \
+      long long sS, T *U, int ldu, long long sU, T *V, int ldv, long long sV, R *E,           \
+      long long sE, int fast_alg, int *info, int batch) {                                     \
+    if (int e = roc_enter(h)) return e;                                                       \
+    char ju = roc_svect(left), jv = roc_svect(right);                                         \
+    int k = m < n ? m : n;                                                                    \
+    if (!ju || !jv || (ju == 'O' && jv == 'O') || (fast_alg != 201 && fast_alg != 202))       \
+      return ROCBLAS_INVALID_VALUE;                                                           \
+    if (m < 0 || n < 0 || lda < imax1(m) || batch < 0 || sA < (long long)lda * n || sS < k || \
+        ldu < ((ju == 'A' || ju == 'S') ? imax1(m) : 1) ||                                    \
+        ldv < (jv == 'A' ? imax1(n) : jv == 'S' ? imax1(k) : 1) || sE < k - 1 ||              \
+        (ju == 'A' && sU < (long long)ldu * m) || (ju == 'S' && sU < (long long)ldu * k) ||   \
+        ((jv == 'A' || jv == 'S') && sV < (long long)ldv * n))                                \
+      return ROCBLAS_INVALID_SIZE;                                                            \
+    if (k && batch && (!A || !S || !info || (k > 1 && !E) ||                                  \
+                       ((ju == 'A' || ju == 'S') && !U) || ((jv == 'A' || jv == 'S') && !V))) \
+      return ROCBLAS_INVALID_POINTER;                                                         \
+    for (int z = 0; z < batch; z++)                                                           \
+      if (svd_call<T, R>(#P "gesvd", CPLX, ju, jv, m, n, A + z * sA, lda, S + z * sS,        \
+                         U ? U + z * sU : nullptr, ldu, V ? V + z * sV : nullptr, ldv,        \
+                         info + z))                                                           \
+        return ROCBLAS_INTERNAL_ERROR;                                                        \
+    return 0;                                                                                 \
+  }
+ROC_GESVD(s, float, float, false) ROC_GESVD(d, double, double, false)
+ROC_GESVD(c, cf, float, true) ROC_GESVD(z, cd, double, true)

@@ -1,4 +1,4 @@
-"""The cuBLAS, rocBLAS and cuSOLVER bindings (openhip/numpy/_vendor) against numpy, with or
+"""The cuBLAS, rocBLAS, cuSOLVER and rocSOLVER bindings (openhip/numpy/_vendor) against numpy, with or
 without a GPU.
 
 A fake library (fake_cuda_libs.cpp, compiled here) exports the cuBLAS/cuSOLVER C ABI with
@@ -6,9 +6,10 @@ their column-major semantics on host memory; ``_vendor._testing.fake_libraries``
 platform's matmul and linalg through the bindings with it. So the row-major -> column-major
 mapping, ops, leading dimensions, batch strides, workspaces, devInfo -> LinAlgError and the
 stream each call runs on are checked on every shape class; the fake's call counters prove the
-binding (not OpenBLAS) computed each result. The fake also exports rocBLAS's gemms (the
-``fake-rocblas-cpu`` route). Where an nvidia device and NVIDIA's wheels (or an amd device and
-rocBLAS) are present the same tests run on the real libraries (the ``nvidia`` / ``amd`` routes).
+binding (not OpenBLAS) computed each result. The fake also exports rocBLAS's gemms and
+rocSOLVER's routines (the ``fake-rocm-cpu`` route: ``get("cusolver", ...)`` is rocSOLVER there,
+as on amd). Where an nvidia device and NVIDIA's wheels (or an amd device and
+rocBLAS + rocSOLVER) are present the same tests run on the real libraries (the ``nvidia`` / ``amd`` routes).
 """
 
 from __future__ import annotations
@@ -31,14 +32,15 @@ SRC = Path(__file__).with_name("fake_cuda_libs.cpp")
 
 
 #: route -> (the platform it runs on, the vendor libraries it routes)
-ROUTES = {"fake-cpu": ("cpu", ("cublas", "cusolver")), "fake-rocblas-cpu": ("cpu", ("rocblas",)),
-          "nvidia": ("nvidia", ("cublas", "cusolver")), "amd": ("amd", ("rocblas",))}
+ROUTES = {"fake-cpu": ("cpu", ("cublas", "cusolver")),
+          "fake-rocm-cpu": ("cpu", ("rocblas", "rocsolver")),
+          "nvidia": ("nvidia", ("cublas", "cusolver")), "amd": ("amd", ("rocblas", "rocsolver"))}
 
 
 @pytest.fixture(scope="module", params=list(ROUTES))
 def route(request, tmp_path_factory):
-    """The fake library on the CPU platform (as cuBLAS + cuSOLVER, or as rocBLAS), or the real
-    libraries on an nvidia / amd device."""
+    """The fake library on the CPU platform (as cuBLAS + cuSOLVER, or as rocBLAS + rocSOLVER),
+    or the real libraries on an nvidia / amd device."""
     platform, names = ROUTES[request.param]
     devs = {}
     for d in openhip.devices():
@@ -69,8 +71,13 @@ def _counter(route, i):
 
 
 def _needs_solver(route):
-    if "cusolver" not in route.names:
+    if "cusolver" not in route.names and "rocsolver" not in route.names:
         pytest.skip("this route has no solver library")
+
+
+def _solver_calls(route):
+    """The fake's count of the route's solver calls (cuSOLVER's 4, rocSOLVER's 7)."""
+    return 7 if "rocsolver" in route.names else 4
 
 
 def _data(shape, dtype):
@@ -221,7 +228,7 @@ def test_mismatched_inner_dimension_still_raises(route):
         hnp.matmul(hnp.ones((3, 4)), hnp.ones((5, 2)))
 
 
-# ---- cuSOLVER ----------------------------------------------------------------------------
+# ---- cuSOLVER / rocSOLVER ----------------------------------------------------------------------------
 needs_lapack = pytest.mark.skipif(not _testing.has_lapack(),
                                   reason="the fake's cuSOLVER needs numpy's ILP64 OpenBLAS")
 LA_DTYPES = [np.float32, np.float64, np.complex64, np.complex128]
@@ -243,7 +250,7 @@ def test_solver_against_numpy(route, dtype, shape):
     a, h = _data(shape, dtype), _hpd(shape, dtype)
     b = _data(shape[:-1] + (2,), dtype)
     ad, hd = hnp.asarray(a), hnp.asarray(h)
-    before = route.calls(4)
+    before = route.calls(_solver_calls(route))
     for upper in (False, True):
         np.testing.assert_allclose(hnp.linalg.cholesky(hd, upper=upper).get(),
                                    np.linalg.cholesky(h, upper=upper), rtol=tol, atol=tol)
@@ -265,7 +272,7 @@ def test_solver_against_numpy(route, dtype, shape):
                                np.broadcast_to(np.eye(shape[-1]), v.shape), atol=tol * 100)
     np.testing.assert_allclose(hnp.linalg.eigvalsh(hd).get(), np.linalg.eigvalsh(h),
                                rtol=tol, atol=tol * 10)
-    assert route.called_since(before, 4)
+    assert route.called_since(before, _solver_calls(route))
 
 
 @needs_lapack
@@ -329,7 +336,7 @@ def test_qr_svd_against_numpy(route, dtype, shape):
     ad = hnp.asarray(a)
     m, n = shape[-2:]
     k = min(m, n)
-    before = route.calls(4)
+    before = route.calls(_solver_calls(route))
     for mode in ("reduced", "complete"):
         q, r = hnp.linalg.qr(ad, mode=mode)
         q, r = q.get(), r.get()
@@ -358,4 +365,33 @@ def test_qr_svd_against_numpy(route, dtype, shape):
                                                    (vh.shape[-2],) * 2), atol=tol)
     np.testing.assert_allclose(hnp.linalg.svdvals(ad).get(), np.linalg.svd(a, compute_uv=False),
                                rtol=tol, atol=tol)
-    assert route.called_since(before, 4)
+    assert route.called_since(before, _solver_calls(route))
+
+
+def test_amd_solver_is_rocsolver_and_a_missing_one_is_named(monkeypatch):
+    from openhip.numpy._vendor import _loader
+
+    monkeypatch.setattr(_vendor, "_bindings", {})
+    monkeypatch.setattr(_vendor, "_failed", {})
+    monkeypatch.setattr(_loader, "_SONAMES", {**_loader._SONAMES,
+                                              "rocsolver": ("librocsolver-not-there.so.9",)})
+    assert _vendor.get("cusolver", "amd") is None
+    assert "rocsolver" in _vendor._failed and "cusolver" not in _vendor._failed
+    why = _vendor.why_missing("cusolver", "amd")
+    assert why.startswith("rocSOLVER was not found") and "ROCm" in why
+    assert _vendor.get("rocsolver", "nvidia") is None
+    assert "amd platform" in _vendor.why_missing("rocsolver", "nvidia")
+
+
+@needs_lapack
+def test_rocsolver_status_is_a_hip_error(route):
+    if "rocsolver" not in route.names or route.fake is None:
+        pytest.skip("the fake rocSOLVER's route only")
+    sol = _vendor.get("cusolver", "cpu")
+    assert type(sol).__name__ == "Rocsolver"
+    a = hnp.asarray(np.eye(3))
+    with pytest.raises(openhip.HipError, match="rocsolver_dpotrf_strided_batched returned "
+                                               "rocblas_status_invalid_size"):
+        sol.potrf(a.device, a, -1, 1, 0)
+    with pytest.raises(KeyError):  # a fill mode neither lower (0) nor upper (1)
+        sol.potrf(a.device, a, 3, 1, 5)
