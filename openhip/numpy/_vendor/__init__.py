@@ -4,9 +4,9 @@
 None when the platform has none (the caller's own kernels or the host-staged CPU library serve,
 and :func:`why_missing` says why in its one warning). On nvidia: NVIDIA's cuBLAS, cuFFT and
 cuSOLVER from their wheels, loaded on first use (importing openhip.numpy loads nothing). On
-amd: rocBLAS and rocSOLVER from the user's ROCm where they are installed (``get("cusolver",
-"amd")`` is rocSOLVER: the platform's dense solver, as hipSOLVER marshals to either); rocFFT is
-not wired (``_rocm`` says whether the user's ROCm has it).
+amd: rocBLAS, rocSOLVER and rocFFT from the user's ROCm where they are installed
+(``get("cusolver", "amd")`` is rocSOLVER and ``get("cufft", "amd")`` rocFFT: the platform's
+library of that role, as hipSOLVER / hipFFT marshal to either).
 On the CPU platform: none, except inside the test-only :func:`_testing.fake_libraries`, which
 routes the CPU platform through the bindings with a fake library of the same C ABI so that
 their marshalling is tested without a GPU.
@@ -17,7 +17,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from . import _loader, _rocm
+from . import _loader
 
 __all__ = ["get", "why_missing"]
 
@@ -28,17 +28,17 @@ _failed: dict[str, str] = {}
 _lock = threading.Lock()
 
 _LIBRARY_OF = {"cublas": "cuBLAS", "cufft": "cuFFT", "cusolver": "cuSOLVER",
-               "rocblas": "rocBLAS", "rocsolver": "rocSOLVER"}
+               "rocblas": "rocBLAS", "rocsolver": "rocSOLVER", "rocfft": "rocFFT"}
 _PLATFORM_OF = {"cublas": "nvidia", "cufft": "nvidia", "cusolver": "nvidia", "rocblas": "amd",
-                "rocsolver": "amd"}
-_ROCM_OF = {"cufft": "rocfft", "cusolver": "rocsolver"}
-#: the ROCm library serving a CUDA library's role on amd (once wired)
-_AMD_ROLE = {"cusolver": "rocsolver"}
+                "rocsolver": "amd", "rocfft": "amd"}
+#: the ROCm library serving a CUDA library's role on amd
+_AMD_ROLE = {"cusolver": "rocsolver", "cufft": "rocfft"}
 
 
 def _role(name: str, platform: str) -> str:
     """The library that serves ``name``'s role on ``platform``: rocSOLVER for "cusolver" on
-    amd, and on the CPU platform when the fake libraries route it (and not cuSOLVER)."""
+    amd (rocFFT for "cufft"), and on the CPU platform when the fake libraries route it (and
+    not the CUDA one)."""
     alias = _AMD_ROLE.get(name)
     if alias is None:
         return name
@@ -71,6 +71,10 @@ def _binding_class(name: str) -> Any:
         from ._rocsolver import Rocsolver
 
         return Rocsolver
+    if name == "rocfft":
+        from ._rocfft import Rocfft
+
+        return Rocfft
     raise ValueError(f"unknown vendor library {name!r}")
 
 
@@ -113,7 +117,5 @@ def why_missing(name: str, platform: str) -> str:
     name = _role(name, platform)
     if platform == _PLATFORM_OF.get(name):
         return _failed.get(name, f"{_LIBRARY_OF[name]} is not available")
-    if platform == "amd" and name in _ROCM_OF:
-        return _rocm.status(_ROCM_OF[name])
     return (f"{_LIBRARY_OF.get(name, name)} serves only the "
             f"{_PLATFORM_OF.get(name, 'nvidia')} platform")

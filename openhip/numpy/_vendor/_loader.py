@@ -2,7 +2,8 @@
 
 A library is opened the first time a GPU operand needs it, never at import: from NVIDIA's wheels
 (``nvidia-cublas``, ``nvidia-cufft``, ``nvidia-cusolver``, found by ``cuda.pathfinder``), else
-the system's loader path (where the user's ROCm puts ``librocblas.so``, ``librocsolver.so``). Every symbol a binding calls is looked up when it is loaded, so a
+the system's loader path (where the user's ROCm puts ``librocblas.so``, ``librocsolver.so``,
+``librocfft.so``). Every symbol a binding calls is looked up when it is loaded, so a
 library of the wrong kind or version fails there, with its name, not in the middle of a call.
 """
 
@@ -22,9 +23,10 @@ _SONAMES = {"cublas": ("libcublas.so.13", "libcublas.so.12", "libcublas.so"),
             "cufft": ("libcufft.so.12", "libcufft.so.11", "libcufft.so"),
             "cusolver": ("libcusolver.so.12", "libcusolver.so.11", "libcusolver.so"),
             "rocblas": ("librocblas.so.4", "librocblas.so.3", "librocblas.so"),
-            "rocsolver": ("librocsolver.so.0", "librocsolver.so")}
+            "rocsolver": ("librocsolver.so.0", "librocsolver.so"),
+            "rocfft": ("librocfft.so.0", "librocfft.so")}
 #: libraries of the user's ROCm (not NVIDIA wheels: cuda.pathfinder is not asked)
-_ROCM = {"rocblas": "rocBLAS", "rocsolver": "rocSOLVER"}
+_ROCM = {"rocblas": "rocBLAS", "rocsolver": "rocSOLVER", "rocfft": "rocFFT"}
 
 
 class VendorMissing(Exception):

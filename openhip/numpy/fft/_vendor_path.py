@@ -1,4 +1,5 @@
-"""The fft functions on a vendor FFT (cuFFT on nvidia; see ``openhip.numpy._vendor._cufft``).
+"""The fft functions on a vendor FFT (cuFFT on nvidia, rocFFT on amd: ``_vendor._cufft``,
+``_vendor._rocfft``, one interface).
 
 Every transform is built from one-dimensional batched ones, as numpy builds its n-dimensional
 transforms: the axis is moved last and made contiguous (an openhip.numpy copy, skipped when it
@@ -20,7 +21,8 @@ from .._vendor import _cufft
 
 
 def library(x: ndarray) -> Any:
-    """The platform's vendor FFT for ``x``'s device, or None (pocketfft serves then)."""
+    """The platform's vendor FFT for ``x``'s device (cuFFT or rocFFT), or None (pocketfft
+    serves then)."""
     return _vendor.get("cufft", x.device.platform)
 
 

@@ -1,7 +1,10 @@
-"""The cuFFT binding (openhip/numpy/_vendor/_cufft.py, fft/_vendor_path.py) against numpy,
-without a GPU (and on an nvidia device with NVIDIA's wheel: the ``nvidia`` route): the CPU platform routed through it with the fake library of
-tests/numpy/linalg/fake_cuda_libs.cpp (cufftPlanMany/Exec* as cuFFT defines them, a plain DFT
-on host memory; its C2R overwrites its input as cuFFT's may). Checks every transform, n
+"""The cuFFT and rocFFT bindings (openhip/numpy/_vendor/_cufft.py, _rocfft.py,
+fft/_vendor_path.py) against numpy, without a GPU (and on an nvidia device with NVIDIA's wheel,
+an amd device with the user's rocFFT: the ``nvidia`` / ``amd`` routes): the CPU platform routed
+through them with the fake library of tests/numpy/linalg/fake_cuda_libs.cpp (cufftPlanMany /
+Exec*, and rocfft_plan_create / rocfft_execute with plan descriptions, execution infos and work
+buffers, as the libraries define them: a plain DFT on host memory; its real inverse overwrites
+its input as theirs may). Checks every transform, n
 (cut/padded), axis/axes/s, the three norms, both precisions, odd and prime lengths, strided
 operands, the plan cache and the stream.
 """
@@ -25,29 +28,36 @@ RNG = np.random.default_rng(21)
 SRC = Path(__file__).parents[1] / "linalg" / "fake_cuda_libs.cpp"
 
 
-NAMES = ("cufft",)
+#: route -> (the platform it runs on, the vendor library it routes)
+ROUTES = {"fake-cpu": ("cpu", "cufft"), "fake-rocfft-cpu": ("cpu", "rocfft"),
+          "nvidia": ("nvidia", "cufft"), "amd": ("amd", "rocfft")}
 
 
-@pytest.fixture(scope="module", params=["fake-cpu", "nvidia"])
+@pytest.fixture(scope="module", params=list(ROUTES))
 def route(request, tmp_path_factory):
-    """The fake library on the CPU platform, or the real cuFFT on an nvidia device."""
+    """The fake library on the CPU platform (as cuFFT, or as rocFFT), or the real cuFFT /
+    rocFFT on an nvidia / amd device."""
+    platform, name = ROUTES[request.param]
     devs = {}
     for d in openhip.devices():
         devs.setdefault(d.platform, d)
-    if request.param == "nvidia":
-        if "nvidia" not in devs:
-            pytest.skip("no nvidia device")
-        for name in NAMES:
-            if _vendor.get(name, "nvidia") is None:
-                pytest.skip(_vendor.why_missing(name, "nvidia"))
-        with devs["nvidia"]:
-            yield _testing.Route(devs["nvidia"])
+    if platform != "cpu":
+        if platform not in devs:
+            pytest.skip(f"no {platform} device")
+        if _vendor.get(name, platform) is None:
+            pytest.skip(_vendor.why_missing(name, platform))
+        r = _testing.Route(devs[platform])
+        r.names = (name,)
+        with devs[platform]:
+            yield r
         return
     if "cpu" not in devs or shutil.which("g++") is None:
         pytest.skip("the fake library needs the CPU platform and g++")
     path = _testing.build_fake(SRC, tmp_path_factory.mktemp("fake_cufft"))
-    with _testing.fake_libraries(path, NAMES), devs["cpu"]:
-        yield _testing.Route(devs["cpu"], ctypes.CDLL(str(path)))
+    with _testing.fake_libraries(path, (name,)), devs["cpu"]:
+        r = _testing.Route(devs["cpu"], ctypes.CDLL(str(path)))
+        r.names = (name,)
+        yield r
 
 
 def _c(shape, dtype=np.complex128):
@@ -97,7 +107,7 @@ def test_transforms_against_numpy(route, name, kind, shape, kw, single):
     got = getattr(hnp.fft, name)(hnp.asarray(x), **kw).get()
     want = getattr(np.fft, name)(x, **kw)
     _close(got, want, single)
-    assert route.called_since(before, 3), "the cuFFT binding was not called"
+    assert route.called_since(before, 3), "the vendor FFT binding was not called"
 
 
 @pytest.mark.parametrize("n", [1, 2, 17, 97, 128, 210])
@@ -134,17 +144,20 @@ def test_c2r_leaves_the_input_alone(route):
 def test_plans_are_cached_and_streams_followed(route):
     x = hnp.asarray(_c((4, 33)))
     hnp.fft.fft(x)
+    hnp.fft.ifft(x)
     lib = hnp.fft._vendor_path.library(x)
     plans, cached = route.calls(2), len(lib._plans)
     hnp.fft.fft(x)
-    hnp.fft.ifft(x)  # same plan (C2C, n, batch), the other direction
+    hnp.fft.ifft(x)  # the same plans (rocFFT's direction is in its plan, cuFFT's is not)
     assert route.calls(2) == plans and len(lib._plans) == cached
     assert route.last_stream() in (0, None)
     s = openhip.Stream()
     with s:
         y = hnp.fft.fft(x)
     assert route.last_stream() in (s.ptr, None) and s.ptr != 0
-    assert len(lib._plans) == min(cached + 1, _cufft.PLAN_CACHE)  # a plan per stream
+    # a cuFFT plan is bound to its stream; rocFFT's stream goes in the execution info
+    per_stream = 1 if "cufft" in route.names else 0
+    assert len(lib._plans) == min(cached + per_stream, _cufft.PLAN_CACHE)
     s.synchronize()
     _close(y.get(), np.fft.fft(x.get()), False)
 
@@ -170,3 +183,42 @@ def test_bad_input(route):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # no staging warning on the vendor path
         hnp.fft.fft(hnp.asarray(_c((4,))))
+
+
+def test_rocfft_work_buffer_and_status(route):
+    if "rocfft" not in route.names or route.fake is None:
+        pytest.skip("the fake rocFFT's route only")
+    from openhip.numpy._vendor import _rocfft
+
+    x = _c((3, 40))
+    xd = hnp.asarray(x)
+    lib = hnp.fft._vendor_path.library(xd)
+    assert isinstance(lib, _rocfft.Rocfft)
+    _close(hnp.fft.fft(xd).get(), np.fft.fft(x), False)
+    small = _c((2, 5))
+    _close(hnp.fft.ifft(hnp.asarray(small)).get(), np.fft.ifft(small), False)
+    (buf,) = [w for k, w in lib._work.items() if k[0] == xd.device.id and k[1] == 0]
+    assert buf.size >= 64 + 16 * 40  # the fake's work size for n = 40: the larger kept
+    dev = xd.device
+    out = hnp.empty((1, 4), dtype=hnp.complex128)
+    with pytest.raises(openhip.HipError, match="rocfft_plan_create returned "
+                                               "rocfft_status_invalid_dimensions"):
+        lib.execute(dev, "c2c", True, 0, 1, out, out)
+    src = hnp.asarray(_c((1, 4)))
+    with pytest.raises(openhip.HipError, match="rocfft_execute returned "
+                                               "rocfft_status_invalid_arg_value"):
+        lib.execute(dev, "c2c", True, 4, 1, src, src)  # not in place: two buffers
+    assert _rocfft.transform_type("c2c", _cufft.INVERSE) == _rocfft.COMPLEX_INVERSE
+    assert _rocfft.transform_type("c2r", _cufft.FORWARD) == _rocfft.REAL_INVERSE
+
+
+def test_amd_fft_is_rocfft_and_a_missing_one_is_named(monkeypatch):
+    from openhip.numpy._vendor import _loader
+
+    monkeypatch.setattr(_vendor, "_bindings", {})
+    monkeypatch.setattr(_vendor, "_failed", {})
+    monkeypatch.setattr(_loader, "_SONAMES", {**_loader._SONAMES,
+                                              "rocfft": ("librocfft-not-there.so.9",)})
+    assert _vendor.get("cufft", "amd") is None
+    assert "rocfft" in _vendor._failed
+    assert _vendor.why_missing("cufft", "amd").startswith("rocFFT was not found")

@@ -1,8 +1,8 @@
-// A fake cuBLAS + cuFFT + cuSOLVER (+ rocBLAS's gemms, rocSOLVER) for the tests of
+// A fake cuBLAS + cuFFT + cuSOLVER (+ rocBLAS's gemms, rocFFT, rocSOLVER) for the tests of
 // openhip.numpy's vendor bindings.
 //
 // It exports the C ABI symbols openhip/numpy/_vendor/_cublas.py, _rocblas.py, _cufft.py,
-// _cusolver.py and _rocsolver.py call, with the documented column-major semantics, on host
+// _rocfft.py, _cusolver.py and _rocsolver.py call, with the documented column-major semantics, on host
 // memory (the CPU platform's device memory is host memory). gemm and the DFT are plain loops
 // (double accumulation); the solver routines are LAPACK's (the ILP64 OpenBLAS numpy ships,
 // handed in by fake_set_lapack), which is what cuSOLVER's and rocSOLVER's dense routines
@@ -352,10 +352,11 @@ static int exec_c2r(int plan, C *in, R *out, int want) {
       out[(long long)b * p->odist + (long long)t * p->ostride] = (R)s;
     }
   }
-  for (int b = 0; b < p->batch; b++)
-    for (int k = 0; k < h; k++)
-      in[(long long)b * p->idist + (long long)k * p->istride] =
-          C(std::numeric_limits<R>::quiet_NaN(), 0);
+  if ((void *)in != (void *)out)  // (an in-place transform's input is its output)
+    for (int b = 0; b < p->batch; b++)
+      for (int k = 0; k < h; k++)
+        in[(long long)b * p->idist + (long long)k * p->istride] =
+            C(std::numeric_limits<R>::quiet_NaN(), 0);
   return 0;
 }
 extern "C" int cufftExecC2C(int plan, cf *in, cf *out, int dir) {
@@ -368,6 +369,154 @@ extern "C" int cufftExecR2C(int plan, float *in, cf *out) { return exec_r2c(plan
 extern "C" int cufftExecD2Z(int plan, double *in, cd *out) { return exec_r2c(plan, in, out, CUFFT_D2Z); }
 extern "C" int cufftExecC2R(int plan, cf *in, float *out) { return exec_c2r(plan, in, out, CUFFT_C2R); }
 extern "C" int cufftExecZ2D(int plan, cd *in, double *out) { return exec_c2r(plan, in, out, CUFFT_Z2D); }
+
+// ---- rocFFT (the same DFT loops, on a cuFFT-style plan record) ------------------------------
+// rocfft_transform_type 0 complex forward, 1 complex inverse, 2 real forward, 3 real inverse;
+// rocfft_precision 0 single, 1 double; rocfft_result_placement 0 in-place, 1 not in place;
+// rocfft_array_type 0 complex interleaved, 2 real, 3 hermitian interleaved. Plans need
+// rocfft_setup() first; a plan asks for a work buffer (fake_rocfft_work bytes) and execution
+// without one of that size fails as rocFFT's invalid_work_buffer would.
+enum { ROCFFT_FAILURE = 1, ROCFFT_INVALID_ARG = 2, ROCFFT_INVALID_DIMENSIONS = 3,
+       ROCFFT_INVALID_ARRAY_TYPE = 4, ROCFFT_INVALID_STRIDES = 5, ROCFFT_INVALID_DISTANCE = 6,
+       ROCFFT_INVALID_WORK_BUFFER = 8 };
+static bool g_rocfft_setup;
+struct RocfftDesc {
+  int in_type = -1, out_type = -1;
+  size_t in_off = 0, out_off = 0, istride = 0, ostride = 0, idist = 0, odist = 0;
+  bool layout = false;
+};
+struct RocfftPlan { int index, placement, transform; size_t in_off, out_off, work; };
+struct RocfftInfo { void *stream = nullptr, *work = nullptr; size_t work_size = 0; };
+static size_t fake_rocfft_work(size_t n) { return 64 + 16 * n; }
+
+extern "C" int rocfft_setup() {
+  g_rocfft_setup = true;
+  return 0;
+}
+extern "C" int rocfft_cleanup() {
+  g_rocfft_setup = false;
+  return 0;
+}
+extern "C" int rocfft_plan_description_create(RocfftDesc **d) {
+  *d = new RocfftDesc;
+  return 0;
+}
+extern "C" int rocfft_plan_description_destroy(RocfftDesc *d) {
+  delete d;
+  return 0;
+}
+extern "C" int rocfft_plan_description_set_data_layout(
+    RocfftDesc *d, int in_type, int out_type, const size_t *in_offsets, const size_t *out_offsets,
+    size_t in_strides_size, const size_t *in_strides, size_t in_distance, size_t out_strides_size,
+    const size_t *out_strides, size_t out_distance) {
+  if (!d) return ROCFFT_INVALID_ARG;
+  if (in_type < 0 || in_type > 4 || out_type < 0 || out_type > 4)
+    return ROCFFT_INVALID_ARRAY_TYPE;
+  if (in_type == 1 || in_type == 4 || out_type == 1 || out_type == 4)
+    return ROCFFT_INVALID_ARRAY_TYPE;  // planar layouts: not in the fake
+  if (in_strides_size > 1 || out_strides_size > 1) return ROCFFT_INVALID_DIMENSIONS;
+  d->in_type = in_type;
+  d->out_type = out_type;
+  d->in_off = in_offsets ? in_offsets[0] : 0;
+  d->out_off = out_offsets ? out_offsets[0] : 0;
+  d->istride = in_strides_size ? in_strides[0] : 0;
+  d->ostride = out_strides_size ? out_strides[0] : 0;
+  d->idist = in_distance;
+  d->odist = out_distance;
+  d->layout = true;
+  return 0;
+}
+extern "C" int rocfft_plan_create(RocfftPlan **plan, int placement, int transform, int precision,
+                                  size_t dimensions, const size_t *lengths, size_t batch,
+                                  const RocfftDesc *desc) {
+  g_calls[2]++;
+  if (!g_rocfft_setup) return ROCFFT_FAILURE;
+  if (!plan || !lengths || placement < 0 || placement > 1 || transform < 0 || transform > 3 ||
+      precision < 0 || precision > 1)
+    return ROCFFT_INVALID_ARG;
+  if (dimensions != 1) return ROCFFT_INVALID_DIMENSIONS;  // the bindings use 1-D plans
+  size_t n = lengths[0];
+  if (n < 1 || batch < 1 || n > (size_t)INT32_MAX || batch > (size_t)INT32_MAX)
+    return ROCFFT_INVALID_DIMENSIONS;
+  bool r2c = transform == 2, c2r = transform == 3;
+  size_t nin = c2r ? n / 2 + 1 : n, nout = r2c ? n / 2 + 1 : n;
+  int want_in = r2c ? 2 : c2r ? 3 : 0, want_out = r2c ? 3 : c2r ? 2 : 0;
+  RocfftDesc d;
+  if (desc && desc->layout) d = *desc;
+  if (d.in_type != -1 && (d.in_type != want_in || d.out_type != want_out))
+    return ROCFFT_INVALID_ARRAY_TYPE;
+  size_t is = d.istride ? d.istride : 1, os = d.ostride ? d.ostride : 1;
+  size_t id = d.idist ? d.idist : (placement == 0 && r2c ? 2 * nout : nin);
+  size_t od = d.odist ? d.odist : (placement == 0 && c2r ? 2 * nin : nout);
+  if (placement == 0 && (r2c || c2r) && (is != 1 || os != 1))
+    return ROCFFT_INVALID_STRIDES;  // in-place real transforms: unit strides
+  if (id < (nin - 1) * is + 1 || od < (nout - 1) * os + 1) return ROCFFT_INVALID_DISTANCE;
+  int type = transform < 2 ? (precision ? CUFFT_Z2Z : CUFFT_C2C)
+                           : r2c ? (precision ? CUFFT_D2Z : CUFFT_R2C)
+                                 : (precision ? CUFFT_Z2D : CUFFT_C2R);
+  FftPlan p{(int)n, (int)is, (int)id, (int)os, (int)od, type, (int)batch, nullptr, true};
+  g_plans.push_back(p);
+  *plan = new RocfftPlan{(int)g_plans.size() - 1, placement, transform, d.in_off, d.out_off,
+                         fake_rocfft_work(n)};
+  return 0;
+}
+extern "C" int rocfft_plan_destroy(RocfftPlan *plan) {
+  if (!plan || !get_plan(plan->index)) return ROCFFT_INVALID_ARG;
+  g_plans[plan->index].live = false;
+  delete plan;
+  return 0;
+}
+extern "C" int rocfft_plan_get_work_buffer_size(const RocfftPlan *plan, size_t *size) {
+  if (!plan || !size) return ROCFFT_INVALID_ARG;
+  *size = plan->work;
+  return 0;
+}
+extern "C" int rocfft_execution_info_create(RocfftInfo **info) {
+  *info = new RocfftInfo;
+  return 0;
+}
+extern "C" int rocfft_execution_info_destroy(RocfftInfo *info) {
+  delete info;
+  return 0;
+}
+extern "C" int rocfft_execution_info_set_stream(RocfftInfo *info, void *stream) {
+  if (!info) return ROCFFT_INVALID_ARG;
+  info->stream = stream;
+  return 0;
+}
+extern "C" int rocfft_execution_info_set_work_buffer(RocfftInfo *info, void *work, size_t size) {
+  if (!info) return ROCFFT_INVALID_ARG;
+  if (size && !work) return ROCFFT_INVALID_WORK_BUFFER;
+  info->work = work;
+  info->work_size = size;
+  return 0;
+}
+extern "C" int rocfft_execute(const RocfftPlan *plan, void **in, void **out, RocfftInfo *info) {
+  if (!plan || !in || !in[0]) return ROCFFT_INVALID_ARG;
+  FftPlan *p = get_plan(plan->index);
+  if (!p) return ROCFFT_INVALID_ARG;
+  if (plan->placement == 1 && (!out || !out[0] || out[0] == in[0])) return ROCFFT_INVALID_ARG;
+  if (plan->work && (!info || !info->work || info->work_size < plan->work))
+    return ROCFFT_INVALID_WORK_BUFFER;
+  p->stream = info ? info->stream : nullptr;
+  void *dst = plan->placement == 0 ? in[0] : out[0];
+  bool dbl = p->type == CUFFT_Z2Z || p->type == CUFFT_D2Z || p->type == CUFFT_Z2D;
+  size_t isz = plan->transform == 2 ? (dbl ? 8 : 4) : (dbl ? 16 : 8);
+  size_t osz = plan->transform == 3 ? (dbl ? 8 : 4) : (dbl ? 16 : 8);
+  char *src = (char *)in[0] + plan->in_off * isz;
+  char *o = (char *)dst + plan->out_off * osz;
+  int dir = plan->transform == 1 ? 1 : -1;
+  int st;
+  switch (p->type) {
+    case CUFFT_C2C: st = exec_c2c(plan->index, (cf *)src, (cf *)o, dir, CUFFT_C2C); break;
+    case CUFFT_Z2Z: st = exec_c2c(plan->index, (cd *)src, (cd *)o, dir, CUFFT_Z2Z); break;
+    case CUFFT_R2C: st = exec_r2c(plan->index, (float *)src, (cf *)o, CUFFT_R2C); break;
+    case CUFFT_D2Z: st = exec_r2c(plan->index, (double *)src, (cd *)o, CUFFT_D2Z); break;
+    case CUFFT_C2R: st = exec_c2r(plan->index, (cf *)src, (float *)o, CUFFT_C2R); break;
+    default: st = exec_c2r(plan->index, (cd *)src, (double *)o, CUFFT_Z2D); break;
+  }
+  return st ? ROCFFT_FAILURE : 0;
+}
 
 // ---- cuSOLVER (LAPACK underneath) -----------------------------------------------------------
 typedef int64_t li;  // ILP64 LAPACK integers
