@@ -3,8 +3,8 @@
 Per platform, the FFT its users trust: on the CPU platform pocketfft as numpy ships it, run on
 the device memory itself (the CPU platform's device memory is host memory; numpy's ``out=``
 writes the result in place, float32 stays float32); on nvidia cuFFT from NVIDIA's wheel, on the
-device and its stream (``_vendor_path``); where the platform has no wired FFT (amd: rocFFT is
-not wired; nvidia without the wheel) the operand is staged through host memory to the same
+device and its stream (``_vendor_path``), on amd rocFFT where the user's ROCm has it; where
+the platform's library is absent the operand is staged through host memory to the same
 pocketfft (one warning per process says which library is missing). ``fftfreq``, ``rfftfreq``, ``fftshift`` and ``ifftshift`` are openhip.numpy's own
 kernels. Any length, not only powers of two. (The n-dimensional transforms compute into a host
 temporary and copy: numpy's ``out=`` rejects an ``s`` that changes several axes' lengths.)

@@ -3,8 +3,8 @@
 ``matmul`` and friends run on the platform's BLAS where one is wired (OpenBLAS on the CPU
 platform, on the device memory itself) or on the project's own gemm (every numeric type, every
 platform, and always with ``deterministic=True``: a fixed reduction order, batch-invariant). The
-factorizations use LAPACK (OpenBLAS's LAPACKE on the CPU platform; staged through the host on
-GPU platforms until cuSOLVER/rocSOLVER are wired). Errors are numpy's: ``LinAlgError`` for a
+factorizations use LAPACK (OpenBLAS's LAPACKE on the CPU platform), cuSOLVER on nvidia and
+rocSOLVER on amd where present (staged through the host to LAPACK where not). Errors are numpy's: ``LinAlgError`` for a
 singular or non-positive-definite matrix, ValueError naming both shapes for a mismatch.
 """
 

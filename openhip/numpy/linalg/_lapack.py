@@ -3,8 +3,8 @@
 On the CPU platform OpenBLAS's LAPACKE runs on a contiguous working copy in device memory (the
 CPU platform's device memory is host memory). On nvidia cholesky, solve, inv, det, slogdet,
 eigh, eigvalsh, qr, svd and svdvals run on cuSOLVER (``_solver``) when NVIDIA's wheel is
-installed; without it, and on amd (rocSOLVER is not wired), the working copy is staged through
-host memory to the same LAPACK (one warning per function and process says so). Post-processing (determinants, signs, triangles) is done by
+installed, on amd on rocSOLVER where the user's ROCm has it; without them the working copy is
+staged through host memory to the same LAPACK (one warning per function and process says so). Post-processing (determinants, signs, triangles) is done by
 openhip.numpy's own kernels.
 """
 
@@ -77,7 +77,8 @@ class _Work:
         if self.on_host and routine not in _warned_staging:
             _warned_staging.add(routine)
             if _vendor.get("cusolver", device.platform) is not None:
-                why = f"{routine} is not wired to cuSOLVER yet"
+                lib = "rocSOLVER" if device.platform == "amd" else "cuSOLVER"
+                why = f"{routine} is not wired to {lib} yet"
             else:
                 why = _vendor.why_missing("cusolver", device.platform)
             warnings.warn(f"openhip.numpy.linalg.{routine}: {why}; the {device.platform} "
