@@ -41,12 +41,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ... import config
 from ...errors import CompileError
 from ..base import CompiledProgram
 from .limits import limit_message, run_tool
 from .runtime_lib import INCLUDE_DIR
+
+if TYPE_CHECKING:
+    from ...compiler.scan import SourceScan
 
 __all__ = ["BASE_FLAGS", "Compiler", "find_compiler", "compile_program", "host_arch",
            "normalize_options", "build_footer"]
@@ -685,11 +689,29 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
     binary, sizes, deps, max_frame, log = built
     for entry in meta.values():
         entry["param_sizes"], entry["static_shared_bytes"] = sizes.get(entry["index"], ([], 0))
+    if checked_flags and not any("alignment" in f for f in checked_flags):
+        _argument_alignments(result, meta, rel)
     metadata = {"kernels": meta, "dependencies": deps, "compiler": compiler.version,
                 "max_frame_bytes": max_frame,
                 "flags": [std, *BASE_FLAGS, march, *checked_flags, *user_flags]}
     return CompiledProgram(binary=binary, platform="cpu", arch=arch, kernels=kernels,
                            globals=globals_, metadata=metadata, log=log.strip())
+
+
+def _argument_alignments(result: SourceScan, meta: dict, filename: str) -> None:
+    """A checked module built without per-access alignment checks (no cast can misalign)
+    checks its kernels' pointer arguments at launch instead: ``meta[k]["argument_alignment"]``
+    (tools/memcheck/flags.py ``pointer_alignments``) for each non-template kernel."""
+    from ...tools.memcheck.flags import pointer_alignments
+
+    for name, entry in meta.items():
+        decl = result.kernels.get(name)
+        if decl is None or decl.template_params:
+            continue
+        checks = pointer_alignments((p.name, p.type) for p in decl.params)
+        if checks:
+            entry["argument_alignment"] = checks
+            entry["defined_at"] = f"{filename}:{decl.line}"
 
 
 _CV_BEFORE_SHARED = re.compile(r"\b(volatile|const)(\s+)__shared__\b")

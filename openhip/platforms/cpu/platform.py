@@ -55,7 +55,7 @@ class CpuFunction:
     """A kernel entry point: its address, parameter sizes and execution mode."""
 
     __slots__ = ("module", "symbol", "entry", "param_sizes", "mode", "name", "stack_problem",
-                 "static_shared")
+                 "static_shared", "argument_alignment")
 
     def __init__(self, module: CpuModule, symbol: str, entry: int, param_sizes: tuple[int, ...],
                  mode: str, name: str, stack_problem: str = "", static_shared: int = 0) -> None:
@@ -67,6 +67,9 @@ class CpuFunction:
         self.name = name
         self.stack_problem = stack_problem  # why it cannot run on fiber stacks ("" if it can)
         self.static_shared = static_shared  # bytes of static __shared__ arrays in the kernel
+        # memcheck, a module built without per-access alignment checks: its pointer
+        # parameters' (index, alignment, name, type), checked at each launch
+        self.argument_alignment: tuple = ()
 
 
 @functools.lru_cache(maxsize=1)
@@ -194,6 +197,28 @@ class CpuPlatform(Platform):
         """Memcheck mode: the memory pool cached the block at ``ptr`` (``freed``: its bytes are
         poisoned as freed memory) or hands it out again with ``nbytes`` addressable."""
         self._lib().ohcpu_memcheck_pool(ptr, nbytes, 1 if freed else 0)
+
+    def _memcheck_arguments(self, function: CpuFunction, args: PackedArgs, routine: str
+                            ) -> None:
+        """memcheck: a pointer argument misaligned for its type, in a module whose accesses
+        are not alignment-checked one by one (no cast in it can misalign: a misaligned pointer
+        can only come in as an argument), stops the launch before it runs, in
+        compute-sanitizer's shape."""
+        for index, align, name, typ in function.argument_alignment:
+            value = ctypes.c_uint64.from_buffer(args.buffer, args.offsets[index]).value
+            if value % align == 0:
+                continue
+            where = self._memcheck_describe(value)
+            defined = next((m.get("defined_at") for m in
+                         function.module.program.metadata.get("kernels", {}).values()
+                         if m.get("symbol") == function.symbol), None)
+            text = (f"Invalid __global__ pointer argument '{name}' of type '{typ}' (misaligned "
+                    f"address, {align}-byte alignment required)\n"
+                    f"    passed to kernel '{function.name}'"
+                    + (f" ({defined})" if defined else "")
+                    + " at launch: nothing of the kernel ran\n"
+                    + (f"    {where}" if where else f"    Address 0x{value:x}"))
+            raise HipError("hipErrorIllegalAddress", text, routine=routine)
 
     def _memcheck_describe(self, address: int) -> str:
         buf = ctypes.create_string_buffer(_MSG_CAP)
@@ -531,7 +556,10 @@ class CpuPlatform(Platform):
                        f"{(frame + _STACK_RESERVE + 1023) // 1024}k before the first launch")
         shared = int(meta.get("static_shared_bytes", 0)) if meta else 0
         self._lib().ohcpu_register_kernel(entry, name.encode())  # red-zone reports name it
-        return CpuFunction(module, symbol, entry, sizes, mode, name, problem, shared)
+        fn = CpuFunction(module, symbol, entry, sizes, mode, name, problem, shared)
+        if meta and meta.get("argument_alignment"):
+            fn.argument_alignment = tuple(tuple(c) for c in meta["argument_alignment"])
+        return fn
 
     def get_global(self, device: int, module: Any, symbol: str) -> tuple[int, int]:
         if not isinstance(module, CpuModule) or module.cdll is None:
@@ -564,6 +592,8 @@ class CpuPlatform(Platform):
                            f"kernel {function.name!r} takes parameters of {list(function.param_sizes)} "
                            f"bytes, the launch packed {list(args.sizes)}",
                            routine="hipModuleLaunchKernel")
+        if function.argument_alignment:
+            self._memcheck_arguments(function, args, "hipModuleLaunchKernel")
         rc = self._launch_fn(stream, function.entry, grid[0], grid[1], grid[2], block[0],
                              block[1], block[2], shared_mem, args.buffer, args.nbytes,
                              args.pointers, len(args.sizes))
@@ -589,6 +619,8 @@ class CpuPlatform(Platform):
                            f"kernel {function.name!r} takes parameters of {list(function.param_sizes)} "
                            f"bytes, the launch packed {list(args.sizes)}",
                            routine="hipLaunchCooperativeKernel")
+        if function.argument_alignment:
+            self._memcheck_arguments(function, args, "hipLaunchCooperativeKernel")
         rt = self._lib()
         fn = getattr(rt, "_coop_launch_fn", None)
         if fn is None:

@@ -24,7 +24,10 @@ poisoned (their places come from the module's TLS symbols, :mod:`.tls`).
 
 Modules that cannot make a misaligned access (no pointer cast or packed type in their source,
 :func:`.flags.needs_alignment_checks`) are built without the alignment checks, which cost GCC
-every loop optimisation around them.
+every loop optimisation around them; a misaligned pointer can then only come in as an
+argument, and each launch checks the kernel's pointer arguments of known types
+(:func:`.flags.pointer_alignments`) instead: a misaligned one stops the launch before it runs.
+(Not seen there: a misaligned pointer the kernel loads from memory.)
 """
 
 from .flags import ENV, compile_flags, enabled, flags_digest

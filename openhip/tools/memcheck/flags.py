@@ -9,7 +9,8 @@ from collections.abc import Iterable
 from pathlib import Path
 
 __all__ = ["ALIGNMENT_FLAGS", "ENV", "INCLUDE_DIR", "HEADER", "TOOL_ENV", "TOOLS", "enabled",
-           "compile_flags", "flags_digest", "for_sources", "needs_alignment_checks", "tool"]
+           "compile_flags", "flags_digest", "for_sources", "needs_alignment_checks",
+           "pointer_alignments", "tool"]
 
 #: the environment variable that turns memcheck mode on (``openhip memcheck`` sets it)
 ENV = "OPENHIP_MEMCHECK"
@@ -60,8 +61,44 @@ def needs_alignment_checks(texts: Iterable[str]) -> bool:
     compiles the module without UBSan's alignment checks: GCC cannot move or hoist any memory
     access across them (an internal call it cannot analyse), which kept every store of a
     thread loop's ``threadIdx`` in the loop (2-4x of the checked time). Not seen then: a
-    misaligned pointer passed as an argument or loaded from memory."""
+    misaligned pointer passed as an argument or loaded from memory. (A pointer argument is
+    checked at launch instead: :func:`pointer_alignments`.)"""
     return any(_CASTS.search(text) for text in texts)
+
+
+# The alignment of the pointee types a kernel parameter commonly points to (HIP's scalar and
+# vector types as every platform lays them out); anything else (templates, structs) is not
+# checked at launch.
+_ALIGN = {
+    2: ("short", "unsigned short", "short int", "unsigned short int", "int16_t", "uint16_t",
+        "ushort", "half", "__half", "__hip_bfloat16", "hip_bfloat16", "__nv_bfloat16",
+        "char2", "uchar2"),
+    4: ("int", "unsigned", "unsigned int", "signed", "signed int", "float", "int32_t",
+        "uint32_t", "uint", "__half2", "half2", "__hip_bfloat162", "short2", "ushort2",
+        "char4", "uchar4"),
+    8: ("long", "unsigned long", "long int", "unsigned long int", "long long",
+        "unsigned long long", "long long int", "unsigned long long int", "double", "size_t",
+        "int64_t", "uint64_t", "ptrdiff_t", "int2", "uint2", "float2"),
+    16: ("float4", "int4", "uint4", "double2", "longlong2", "ulonglong2"),
+}
+_ALIGN_OF = {name: a for a, names in _ALIGN.items() for name in names}
+_QUALIFIERS = re.compile(r"\b(?:const|volatile|__restrict__|__restrict|restrict)\b")
+
+
+def pointer_alignments(params: Iterable[tuple[str, str]]) -> list[list]:
+    """``[[index, alignment, name, type], ...]`` for each kernel parameter (``(name, type as
+    written)``) that is a pointer to a type of known alignment above 1: what memcheck checks
+    at launch in a module built without per-access alignment checks."""
+    out: list[list] = []
+    for i, (name, typ) in enumerate(params):
+        bare = _QUALIFIERS.sub(" ", typ).strip()
+        if not bare.endswith("*") or bare.count("*") != 1:
+            continue
+        base = " ".join(bare[:-1].split()).removeprefix("::")
+        align = _ALIGN_OF.get(base)
+        if align:
+            out.append([i, align, name, typ])
+    return out
 
 
 def for_sources(flags: list[str], texts: Iterable[str]) -> list[str]:
