@@ -133,6 +133,26 @@ def test_complex_functions(device, dtype):
     check(x == x, z == z, 0)
 
 
+@pytest.mark.parametrize("dtype", ["complex64", "complex128"])
+def test_complex_tanh_at_infinity(device, dtype):
+    """The standard: tanh(+infinity + yj) = 1 + 0j for every positive finite y (C99's
+    copysign(0, sin(2y)) would give -0 where sin(2y) < 0, e.g. y = 2); conjugation and
+    oddness give the other signs; tan(z) = -i tanh(iz) follows."""
+    ys = np.array([0.5, 2.0, 3.0, 1e30, -0.5, -2.0, 0.0, -0.0])
+    for sign in (1.0, -1.0):
+        z = np.empty(len(ys), dtype)
+        z.real, z.imag = sign * np.inf, ys  # (1j * -0.0 has a +0 imaginary part)
+        got = hnp.tanh(hnp.asarray(z, device=device)).get()
+        np.testing.assert_array_equal(got.real, np.full(len(ys), sign))
+        np.testing.assert_array_equal(got.imag, np.zeros(len(ys)))
+        np.testing.assert_array_equal(np.signbit(got.imag), np.signbit(ys))
+        iz = np.empty(len(ys), dtype)
+        iz.real, iz.imag = -z.imag, z.real
+        t = hnp.tan(hnp.asarray(iz, device=device)).get()  # tan(iz) = i tanh(z)
+        np.testing.assert_array_equal(np.signbit(t.real), np.signbit(-got.imag))
+        np.testing.assert_array_equal(t.imag, got.real)
+
+
 @pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
 def test_half_precision(device, dtype):
     import ml_dtypes

@@ -166,7 +166,9 @@ template <class R> __device__ __forceinline__ ohc<R> c_cosh(ohc<R> z) {
 template <class R> __device__ __forceinline__ ohc<R> c_tanh(ohc<R> z) {
   const R x = z.re, y = z.im;
   if (m_isinf(x)) {
-    R im = m_isfinite(y) ? m_copysign(R(0), m_sin(2 * y)) : m_copysign(R(0), y);
+    // the standard: tanh(+infinity + yj) = 1 + 0j for a positive finite y (C99's
+    // copysign(0, sin(2y)) gives -0 where sin(2y) < 0); conjugation and oddness give the rest
+    R im = m_copysign(R(0), y);
     if (m_isnan(y)) im = R(0);
     return mkc<R>(m_copysign(R(1), x), im);
   }
