@@ -234,3 +234,36 @@ def test_misaligned_pointer_argument_of_a_module_without_casts(cpu):
     unchecked = run_child(body, checked=False)
     assert unchecked.returncode == 0, unchecked.stderr[-3000:]
     assert "META None" in unchecked.stdout, unchecked.stdout
+
+
+TEMPLATE_NO_CAST = '''
+#include <hip/hip_runtime.h>
+template <typename T>
+__global__ void twice(const T* x, T* y, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = x[i] + x[i];
+}
+'''
+
+
+def test_misaligned_pointer_argument_of_a_template_instantiation(cpu):
+    """A template kernel's pointer arguments are checked with the instantiation's types: 4
+    bytes into a buffer is aligned for twice<float>, misaligned for twice<double>."""
+    proc = run_child(f"""
+        from openhip.runtime.array import MemoryPointer
+        t = hip.Module({TEMPLATE_NO_CAST!r}, name="twice.hip",
+                       name_expressions=["twice<float>", "twice<double>"])
+        buf = hip.zeros(64, np.float64)
+        out = hip.zeros(64, np.float64)
+        report(lambda: t.get_function('twice<float>')(1, 32, (MemoryPointer(buf.data.mem, 4),
+                                                             out, 8)))
+        report(lambda: t.get_function('twice<double>')(1, 32, (MemoryPointer(buf.data.mem, 4),
+                                                              out, 8)))
+    """)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    out = [ln for ln in proc.stdout.splitlines() if ln.startswith(("HIPERROR", "NOERROR"))]
+    assert out[0] == "NOERROR", out
+    assert out[1].startswith("HIPERROR hipErrorIllegalAddress"), out
+    assert ("pointer argument 'x' of type 'const double*' (misaligned address, 8-byte "
+            "alignment required)") in out[1], out
+    assert "passed to kernel 'twice<double>' (twice.hip:4)" in out[1], out

@@ -701,14 +701,18 @@ def compile_program(compiler: Compiler, source: str, *, arch: str,
 def _argument_alignments(result: SourceScan, meta: dict, filename: str) -> None:
     """A checked module built without per-access alignment checks (no cast can misalign)
     checks its kernels' pointer arguments at launch instead: ``meta[k]["argument_alignment"]``
-    (tools/memcheck/flags.py ``pointer_alignments``) for each non-template kernel."""
+    (tools/memcheck/flags.py ``pointer_alignments``) for each kernel and template
+    instantiation."""
+    from ...compiler.scan import kernel_params
     from ...tools.memcheck.flags import pointer_alignments
 
     for name, entry in meta.items():
-        decl = result.kernels.get(name)
-        if decl is None or decl.template_params:
+        # a template's instantiation (a name expression) with its arguments substituted
+        found = kernel_params(result, name)
+        if found is None:
             continue
-        checks = pointer_alignments((p.name, p.type) for p in decl.params)
+        decl, params = found
+        checks = pointer_alignments((p.name, p.type) for p in params)
         if checks:
             entry["argument_alignment"] = checks
             entry["defined_at"] = f"{filename}:{decl.line}"
