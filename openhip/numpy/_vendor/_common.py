@@ -1,4 +1,5 @@
-"""What the bindings share: the stream a call goes to, the device's context, scalars."""
+"""What the bindings share: the stream a call goes to, the device's context, the library
+handles per (device, stream), scalars."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ...runtime.stream import resolve_stream
+from ._loader import Library, check
 
 #: cudaDataType_t values
 CUDA_TYPE = {np.dtype(np.float32): 0, np.dtype(np.float64): 1, np.dtype(np.complex64): 4,
@@ -58,3 +60,27 @@ def ptr(x: Any, offset_items: int = 0) -> ctypes.c_void_p:
 
 
 INT32_MAX = 2**31 - 1
+
+
+class StreamHandles:
+    """A library's handles, one per (device, stream): created with ``create`` and bound to the
+    stream with ``set_stream`` on first use (each ``(symbol, name in errors)``; a failure
+    raises HipError naming the library's ``status``)."""
+
+    def __init__(self, lib: Library, create: tuple[str, str], set_stream: tuple[str, str],
+                 status: dict[int, str]) -> None:
+        self.lib = lib
+        self._create, self._set_stream, self._status = create, set_stream, status
+        self._handles: dict[tuple[int, int], ctypes.c_void_p] = {}
+
+    def get(self, device: Any, stream_ptr: int) -> ctypes.c_void_p:
+        """The handle of (device, stream)."""
+        key = (device.id, stream_ptr)
+        h = self._handles.get(key)
+        if h is None:
+            h = ctypes.c_void_p()
+            check(self.lib.fn(self._create[0])(ctypes.byref(h)), self._create[1], self._status)
+            check(self.lib.fn(self._set_stream[0])(h, ctypes.c_void_p(stream_ptr)),
+                  self._set_stream[1], self._status)
+            self._handles[key] = h
+        return h

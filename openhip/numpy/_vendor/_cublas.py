@@ -56,19 +56,12 @@ class Cublas:
 
     def __init__(self, lib: Library) -> None:
         self.lib = lib
-        self._handles: dict[tuple[int, int], ctypes.c_void_p] = {}
+        self._handles = _common.StreamHandles(lib, ("cublasCreate_v2", "cublasCreate"),
+                                              ("cublasSetStream_v2", "cublasSetStream"), STATUS)
 
     def handle_for(self, device: Any, stream_ptr: int) -> ctypes.c_void_p:
         """The handle of (device, stream), created and bound to the stream on first use."""
-        key = (device.id, stream_ptr)
-        h = self._handles.get(key)
-        if h is None:
-            h = ctypes.c_void_p()
-            check(self.lib.fn("cublasCreate_v2")(ctypes.byref(h)), "cublasCreate", STATUS)
-            check(self.lib.fn("cublasSetStream_v2")(h, ctypes.c_void_p(stream_ptr)),
-                  "cublasSetStream", STATUS)
-            self._handles[key] = h
-        return h
+        return self._handles.get(device, stream_ptr)
 
     def gemm(self, device: Any, dtype: np.dtype, count: int, m: int, n: int, k: int,
              a: tuple[int, int, int, int], b: tuple[int, int, int, int],

@@ -56,18 +56,11 @@ class Cusolver:
 
     def __init__(self, lib: Library) -> None:
         self.lib = lib
-        self._handles: dict[tuple[int, int], ctypes.c_void_p] = {}
+        self._handles = _common.StreamHandles(lib, ("cusolverDnCreate", "cusolverDnCreate"),
+                                              ("cusolverDnSetStream", "cusolverDnSetStream"), STATUS)
 
     def _handle(self, device: Any, stream_ptr: int) -> ctypes.c_void_p:
-        key = (device.id, stream_ptr)
-        h = self._handles.get(key)
-        if h is None:
-            h = ctypes.c_void_p()
-            check(self.lib.fn("cusolverDnCreate")(ctypes.byref(h)), "cusolverDnCreate", STATUS)
-            check(self.lib.fn("cusolverDnSetStream")(h, ctypes.c_void_p(stream_ptr)),
-                  "cusolverDnSetStream", STATUS)
-            self._handles[key] = h
-        return h
+        return self._handles.get(device, stream_ptr)
 
     def _run(self, device: Any, calls) -> np.ndarray:
         """Run ``calls(call)`` under the library's lock on the thread's stream; it returns

@@ -55,19 +55,11 @@ class Rocblas:
 
     def __init__(self, lib: Library) -> None:
         self.lib = lib
-        self._handles: dict[tuple[int, int], ctypes.c_void_p] = {}
+        self._handles = _common.StreamHandles(lib, ("rocblas_create_handle", "rocblas_create_handle"),
+                                              ("rocblas_set_stream", "rocblas_set_stream"), STATUS)
 
     def handle_for(self, device: Any, stream_ptr: int) -> ctypes.c_void_p:
-        key = (device.id, stream_ptr)
-        h = self._handles.get(key)
-        if h is None:
-            h = ctypes.c_void_p()
-            check(self.lib.fn("rocblas_create_handle")(ctypes.byref(h)),
-                  "rocblas_create_handle", STATUS)
-            check(self.lib.fn("rocblas_set_stream")(h, ctypes.c_void_p(stream_ptr)),
-                  "rocblas_set_stream", STATUS)
-            self._handles[key] = h
-        return h
+        return self._handles.get(device, stream_ptr)
 
     def gemm(self, device: Any, dtype: np.dtype, count: int, m: int, n: int, k: int,
              a: tuple[int, int, int, int], b: tuple[int, int, int, int],
