@@ -467,12 +467,10 @@ def _algorithm(what: str, nbytes: Any, comm: Any) -> str | None:
 def _grid_of_count(kernel: Any, n: int, args: Any, stream: Any = None, block: int | None = None
                    ) -> tuple[tuple[int, int, int], tuple[int, int, int], Any]:
     """The grid ``Kernel.launch_ohargs``/``launch_packed`` launch for ``n`` threads."""
-    if block is None:
-        from ...numpy._kernels import BLOCK as block
-    blocks = (n + block - 1) // block or 1
-    maxgx = kernel._maxgx
-    grid = (blocks, 1, 1) if blocks <= maxgx else (maxgx, (blocks + maxgx - 1) // maxgx, 1)
-    return grid, (block, 1, 1), stream
+    from ...numpy._kernels import BLOCK, grid_for
+
+    block = BLOCK if block is None else block
+    return grid_for(n, kernel.device, block), (block, 1, 1), stream
 
 
 def _grid_of_packed(kernel: Any, n: int, packed: Any, block: int | None = None
