@@ -126,9 +126,11 @@ def test_many_blocks_fault_at_once_on_every_worker():
         d = hip.zeros(n, np.float32)
         errors = []
         for _ in range(5):
-            for bad in range(0, n, 4099):
-                k(n // 256, 256, (d, d, d, n, bad, 0x18))
+            # the fault is sticky (as in CUDA): a launch after it was seen raises it too, so
+            # the first error may come from a later launch instead of the synchronize
             try:
+                for bad in range(0, n, 4099):
+                    k(n // 256, 256, (d, d, d, n, bad, 0x18))
                 hip.synchronize()
             except hip.HipError as e:
                 errors.append(e.status)
