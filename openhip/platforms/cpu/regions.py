@@ -116,6 +116,19 @@ _LANE_VALUES = frozenset([f"{x}{op}" for x in ("threadIdx.x", "hipThreadIdx_x", 
 _RANK_VALUES = frozenset({"threadIdx.x", "hipThreadIdx_x",
                           re.sub(r"\s+", "", f"((unsigned long long){rewrite._RANK})")})
 _SIGNED_INT = frozenset({"int", "signed", "signed int", "int32_t"})
+#: the divisors of a warp index: ``x / 32`` (``/ warpSize``), ``x >> 5``
+_WARP_DIVISORS = {"/": frozenset({"32", "32u", "32U", "warpSize"}),
+                  ">>": frozenset({"5", "5u", "5U"})}
+#: the block's flat rank as rewrite.py writes it (threadIdx.x in a 1-D block)
+_RANK_TEXT = re.sub(r"\s+", "", rewrite._RANK)
+#: ``blockIdx.x * blockDim.x`` as code writes it (the flat 1-D loop's global base)
+_BLOCK_BASES = frozenset(f"{a}*{b}" for x, y in (("blockIdx.x", "blockDim.x"),
+                                                 ("hipBlockIdx_x", "hipBlockDim_x"))
+                         for a, b in ((x, y), (y, x)))
+#: the types a never-changed alias of threadIdx.x may have for its warp index to be exact
+_WIDE_INT = frozenset({"int", "signed", "signed int", "int32_t", "unsigned", "unsigned int",
+                       "uint32_t", "long", "long int", "unsigned long", "long long",
+                       "unsigned long long", "int64_t", "uint64_t", "size_t", "auto"})
 
 
 class _Fallback(Exception):
@@ -1462,10 +1475,16 @@ class _Kernel:
         for d in self.remat:
             if d in used and d not in declared_here:
                 want(d)
+        # the lines with a warp index (threadIdx.x / 32 ...) in them: in the 1-D copies below,
+        # each as the lane loop's warp base / 32, the same for every lane of the warp (GCC
+        # cannot see that threadIdx.x / 32 is): line -> (before, node, after)
+        warp_lines: dict[int, tuple[str, object, str]] = {}
         emitted_stmts: set[int] = set()
         for d in sorted(need_remat, key=lambda d: d.stmt.start_byte):
             if d.stmt.id not in emitted_stmts:
                 emitted_stmts.add(d.stmt.id)
+                if self._has_warp_index(d.stmt):
+                    warp_lines[len(out)] = (self.line(d.stmt), d.stmt, "\n")
                 out.append(self.line(d.stmt) + self.t(d.stmt) + "\n")
         flat = guard is None and not warp_loop and span is None and not self.returns and \
             not self.guard_stack and bool(self.warp_sites)
@@ -1481,8 +1500,10 @@ class _Kernel:
         if guard is not None:
             # (no branch: GCC split the loop at a warp-uniform condition and left the part
             # after it a scalar byte loop)
-            out.append(self.line(first) + f"__oh_guard[{guard}u * __oh_n + __oh_lt] = "
-                       f"(unsigned char)(2 - (bool)({self._thread_text(first, label)}));\n")
+            store = f"__oh_guard[{guard}u * __oh_n + __oh_lt] = (unsigned char)(2 - (bool)("
+            if not self.returns and self._has_warp_index(first):
+                warp_lines[len(out)] = (self.line(first) + store, first, "));\n")
+            out.append(self.line(first) + store + f"{self._thread_text(first, label)}));\n")
         prelude_end = len(out)
         tail_at = -1
         for s in stmts if guard is None else ():
@@ -1491,6 +1512,8 @@ class _Kernel:
                 text = _STRIDE_MARK.sub("__oh_si", text)
             if s is last:
                 tail_at = len(out)
+            if span is None and not self.returns and self._has_warp_index(s):
+                warp_lines[len(out)] = (self.line(s), s, "\n")
             out.append(self.line(s) + text + "\n")
         for d in self.promoted:
             if d in declared_here:
@@ -1507,6 +1530,19 @@ class _Kernel:
             # vectorising it: "loop nest containing two or more consecutive inner loops")
             generic = out[head:]
             del out[head:]
+            # a region that uses a warp index: the 1-D loop runs per warp (an outer loop over
+            # the warps, the lanes inside), the warp index its base / 32: `sums[warp - 1]` is
+            # one value for the lane loop (a gather GCC does not vectorise otherwise)
+            # (not for the single-thread tail: it runs after the loop; not for a guard's flag
+            # loop: it vectorises as it is, per warp GCC made it a memset call)
+            nested = guard is None and bool(warp_lines) and self._uses_warp_index(
+                stmts[:-1] if tail_at >= 0 and tail_ok else stmts)
+            base = "__oh_wb" if nested else None
+            # (the unsigned loop's flat ids are its global counter: the lane counter starts at
+            # the warp's base, and GCC no longer folds the id to the counter itself)
+            gid = None if self._counter == "_SIGNED" or guard is not None else "__oh_g"
+            flat_lines = [self._warp_line(warp_lines[head + i], base, gid) if base and
+                          head + i in warp_lines else text for i, text in enumerate(generic)]
             # a last statement `if (threadIdx.x == E) S` (E block-uniform) runs for its one
             # thread after the loop: a valid schedule (nothing of the region follows it in
             # that thread), and the loop without the conditional store vectorises
@@ -1515,16 +1551,25 @@ class _Kernel:
                 k = tail_at - head
                 tail = generic[k]
                 prelude = generic[body_start - head + 1:prelude_end - head]
-                generic_flat = generic[:k] + generic[k + 1:]
+                generic_flat = flat_lines[:k] + flat_lines[k + 1:]
             # the counter's signedness is the thread index's (an `if (tid < s)` loop splits
             # only when the comparison's type is the counter's, see engine.h)
             if self._counter == "_SIGNED" or guard is not None:
                 # (a guard's loop too: GCC splits it at a warp-uniform condition, and the part
                 # after the split vectorises only with a counter that cannot wrap)
-                out.append("if (__oh_1d) {\n" + self.line(first) +
-                           "for (int __oh_lt = 0; __oh_lt < (int)__oh_n; ++__oh_lt) "
-                           "if ((threadIdx.x = (unsigned)__oh_lt, threadIdx.y = 0u, "
-                           "threadIdx.z = 0u), false) {} else {\n")
+                if nested:
+                    out.append("if (__oh_1d) {\n"
+                               "for (int __oh_wb = 0; __oh_wb < (int)__oh_n; __oh_wb += 32) {\n"
+                               "const int __oh_we = __oh_wb + 32 < (int)__oh_n ? __oh_wb + 32 : "
+                               "(int)__oh_n;\n" + self.line(first) +
+                               "for (int __oh_lt = __oh_wb; __oh_lt < __oh_we; ++__oh_lt) "
+                               "if ((threadIdx.x = (unsigned)__oh_lt, threadIdx.y = 0u, "
+                               "threadIdx.z = 0u), false) {} else {\n")
+                else:
+                    out.append("if (__oh_1d) {\n" + self.line(first) +
+                               "for (int __oh_lt = 0; __oh_lt < (int)__oh_n; ++__oh_lt) "
+                               "if ((threadIdx.x = (unsigned)__oh_lt, threadIdx.y = 0u, "
+                               "threadIdx.z = 0u), false) {} else {\n")
             else:
                 # the counter is the block's flat global index blockIdx.x * blockDim.x + x
                 # where no id of the block wraps in 32 bits (else the generic loop): GCC folds
@@ -1532,15 +1577,31 @@ class _Kernel:
                 # cannot wrap (the exit test bounds it), so what it subscripts has affine
                 # addresses (a 32-bit `base + x` may wrap for all GCC knows: scalar loops)
                 out.append("if (__oh_1d && blockIdx.x * blockDim.x <= 0xffffffffu - __oh_n) {\n"
-                           "const unsigned __oh_gb = blockIdx.x * blockDim.x;\n" +
-                           self.line(first) +
-                           "for (unsigned __oh_g = __oh_gb, __oh_lt = 0; __oh_g < __oh_gb + "
-                           "__oh_n; ++__oh_g, ++__oh_lt) if ((threadIdx.x = __oh_lt, "
-                           "threadIdx.y = 0u, threadIdx.z = 0u), false) {} else {\n")
+                           "const unsigned __oh_gb = blockIdx.x * blockDim.x;\n")
+                if nested:
+                    # (the exit test stays on the global counter: it bounds it; the thread
+                    # counter is 64-bit, a 32-bit one from wb might wrap for all GCC knows and
+                    # what it subscripts would not be affine)
+                    out.append("for (unsigned __oh_wb = 0; __oh_wb < __oh_n; __oh_wb += 32u) {\n"
+                               "const unsigned __oh_we = __oh_wb + 32u < __oh_n ? __oh_wb + 32u"
+                               " : __oh_n;\nint __oh_lt = (int)__oh_wb;\n" +
+                               self.line(first) +
+                               "for (unsigned __oh_g = __oh_gb + __oh_wb; "
+                               "__oh_g < __oh_gb + __oh_we; ++__oh_g, ++__oh_lt) "
+                               "if ((threadIdx.x = (unsigned)__oh_lt, threadIdx.y = 0u, "
+                               "threadIdx.z = 0u), false) {} else {\n")
+                else:
+                    out.append(self.line(first) +
+                               "for (unsigned __oh_g = __oh_gb, __oh_lt = 0; __oh_g < __oh_gb + "
+                               "__oh_n; ++__oh_g, ++__oh_lt) if ((threadIdx.x = __oh_lt, "
+                               "threadIdx.y = 0u, threadIdx.z = 0u), false) {} else {\n")
             if tail is None:
-                out.extend(generic[1:])
+                out.extend(flat_lines[1:])
             else:
                 out.extend(generic_flat[1:])
+            if nested:
+                out.append("}\n")  # the warps' loop
+            if tail is not None:
                 cond = last.child_by_field_name("condition")
                 index = self.t(self._tail_index(cond))
                 # the thread(s) the condition can hold for: x == E (one per block) or lane ==
@@ -1574,10 +1635,124 @@ class _Kernel:
                        "for (int __oh_lt = __oh_w; __oh_lt < __oh_we; ++__oh_lt) "
                        "if ((threadIdx.x = (unsigned)__oh_lt, threadIdx.y = 0u, "
                        "threadIdx.z = 0u), false) {} else\n")
-            out.extend(body)
+            # (a warp index here: the warp's base / 32)
+            out.extend(self._warp_line(warp_lines[body_start + i], "__oh_w", None)
+                       if body_start + i in warp_lines else text for i, text in enumerate(body))
             out.append("}\n} else {\n")
             out.extend(generic)
             out.append("}\n")
+
+    def _is_thread_x_value(self, node) -> bool:
+        """threadIdx.x (the block's flat rank as rewrite.py writes it: a 1-D block's), or a
+        never-changed local initialised from it whose type holds every thread index."""
+        text = re.sub(r"\s+", "", self.t(node))
+        if text in _THREAD_X_VALUES or text == _RANK_TEXT:
+            return True
+        if node.type == "parenthesized_expression" and len(node.named_children) == 1:
+            return self._is_thread_x_value(node.named_children[0])
+        if node.type != "identifier" or node.id not in self.resolved:
+            return False
+        d = self.resolved[node.id]
+        if d.kind != "local" or d.mods or d.shape != "plain" or d.stmt is None or \
+                d.declarator is None or d.declarator.type != "init_declarator":
+            return False
+        value, type_node = d.declarator.child_by_field_name("value"), \
+            d.stmt.child_by_field_name("type")
+        if value is None or type_node is None or \
+                re.sub(r"\s+", "", self.t(value)) not in _THREAD_X_VALUES:
+            return False
+        return re.sub(r"\s+", " ", self.t(type_node)).strip() in _WIDE_INT
+
+    def _is_warp_index(self, node) -> bool:
+        """``x / 32`` (``/ 32u``, ``/ warpSize``, ``>> 5``) with x threadIdx.x or a never-changed
+        alias of it: in a 1-D block one value for a warp's 32 lanes."""
+        if node.type != "binary_expression":
+            return False
+        op = node.child_by_field_name("operator")
+        right = node.child_by_field_name("right")
+        if op is None or right is None or re.sub(r"\s+", "", self.t(right)) not in \
+                _WARP_DIVISORS.get(self.t(op), ()):
+            return False
+        return self._is_thread_x_value(node.child_by_field_name("left"))
+
+    def _is_flat_id(self, node) -> bool:
+        """``blockIdx.x * blockDim.x + x`` (either order of each) with x threadIdx.x or a
+        never-changed alias of it: a flat 1-D loop's global counter."""
+        op = node.child_by_field_name("operator") if node.type == "binary_expression" else None
+        if op is None or self.t(op) != "+":
+            return False
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        for a, b in ((left, right), (right, left)):
+            if re.sub(r"\s+", "", self.t(a)) in _BLOCK_BASES and self._is_thread_x_value(b):
+                return True
+        return False
+
+    def _warp_index_nodes(self, node, gid: bool = True) -> list:
+        """The outermost warp indices in ``node`` (not inside lambdas) and, with ``gid``, the
+        flat global ids: (node, "warp" | "gid")."""
+        found = []
+
+        def rec(n) -> None:
+            if n.type == "lambda_expression":
+                return
+            if self._is_warp_index(n):
+                found.append((n, "warp"))
+                return
+            if gid and self._is_flat_id(n):
+                found.append((n, "gid"))
+                return
+            for c in n.children:
+                rec(c)
+        rec(node)
+        return found
+
+    def _has_warp_index(self, node) -> bool:
+        return bool(self._warp_index_nodes(node))
+
+    def _warp_alias(self, d: _Decl) -> bool:
+        """Whether ``d`` is a never-changed plain local initialised with a warp index."""
+        if d.kind != "local" or d.mods or d.shape != "plain" or d.declarator is None or \
+                d.declarator.type != "init_declarator":
+            return False
+        value = d.declarator.child_by_field_name("value")
+        return value is not None and self._is_warp_index(value)
+
+    def _uses_warp_index(self, nodes: list) -> bool:
+        """Whether ``nodes`` read a warp index (or a never-changed alias of one) other than as
+        the initialiser of such an alias (a region that only declares the alias gains nothing
+        from a per-warp loop)."""
+        for top in nodes:
+            for u in _walk(top):
+                if u.type == "identifier" and u.id in self.resolved:
+                    d = self.resolved[u.id]
+                    if (d.node is None or d.node.id != u.id) and self._warp_alias(d):
+                        return True
+                elif self._is_warp_index(u):
+                    p = u.parent
+                    value = p.child_by_field_name("value") if p is not None and \
+                        p.type == "init_declarator" else None
+                    if value is None or value.id != u.id or \
+                            not any(d.declarator is not None and d.declarator.id == p.id and
+                                    self._warp_alias(d) for d in self.decls):
+                        return True
+        return False
+
+    def _warp_line(self, entry: tuple[str, object, str], base: str,
+                   gid: str | None = None) -> str:
+        """A line of warp_lines (_flush) with each warp index written as ``base / 32`` in its
+        own type (``base``: the lane loop's first lane, a multiple of 32) and, with ``gid``,
+        each flat global id as ``gid`` (the loop's global counter, equal to it)."""
+        before, node, after = entry
+        data = self.data
+        pos = node.start_byte
+        parts = [before]
+        for w, kind in self._warp_index_nodes(node, gid is not None):
+            parts.append(data[pos:w.start_byte].decode("utf-8", "replace"))
+            value = f"(unsigned){base} / 32u" if kind == "warp" else gid
+            parts.append(f"((decltype({self.t(w)}))({value}))")
+            pos = w.end_byte
+        parts.append(data[pos:node.end_byte].decode("utf-8", "replace"))
+        return "".join(parts) + after
 
     _TAIL_REFUSED = re.compile(r"__shfl|__ballot|__any|__all|__match|__activemask|__syncwarp|"
                                r"__reduce_|\bsync\s*\(|\bgoto\b|\bcontinue\b|\bbreak\b")
