@@ -35,7 +35,7 @@ from ..platforms.base import CompiledProgram
 from . import trust
 
 __all__ = ["Toolchain", "cached_compile", "cache_key", "cache_info", "clear_memory_cache",
-           "CacheInfo"]
+           "CacheInfo", "is_cached"]
 
 _MAGIC = b"OHC2"
 _HEADER = struct.Struct("<4sII")  # magic, header length, reserved; then header, binary, MAC
@@ -204,6 +204,22 @@ def check_source(source: object, *, platform: str = "", filename: str = "kernel.
             source.encode("utf-8", "replace").decode("utf-8"), platform=platform,
             name=filename) from None
     return source
+
+
+def is_cached(toolchain: Toolchain, source: str, *, platform: str, arch: str,
+              options: Sequence[str] = (), name_expressions: Sequence[str] = (),
+              filename: str = "kernel.hip") -> bool:
+    """Whether :func:`cached_compile` with these arguments would find an entry (in memory, or
+    a file on disk) instead of compiling: a cheap look (the key and one ``stat``), which does
+    not read or verify the entry (a corrupt one is still found and rebuilt at its use)."""
+    key = cache_key(source, platform=platform, arch=arch, options=tuple(options),
+                    name_expressions=tuple(name_expressions), filename=filename,
+                    identity=toolchain.compiler_identity())
+    with _lock:
+        if key in _memory:
+            return True
+    root = None if config.cache_disabled() else trust.cache_root()
+    return root is not None and _entry_path(root.path, platform, key).is_file()
 
 
 def cached_compile(toolchain: Toolchain, source: str, *, platform: str, arch: str,

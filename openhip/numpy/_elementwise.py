@@ -35,8 +35,8 @@ from typing import Any
 import numpy as np
 
 from ..runtime.array import DeviceArray
+from . import _creation, _fusion, _kernels, _manipulation
 from . import _dtypes as D
-from . import _fusion, _kernels
 from ._array import _alloc, as_ndarray, empty_array, ndarray
 from ._kernels import Family, OhArgs, collapse, ctype, grid2d, pack_struct
 
@@ -188,6 +188,40 @@ def _kernel(op: Op, dt: np.dtype, layout: int, device: Any):
 #: kernels per build of a strided layout (a script uses few of them; each costs compile time)
 _STRIDED_BUILD = 4
 _LAYOUT_NAME = "cs2r"  # 0 contiguous, 1 strided n-D, 2 strided 2-D, 3 2-D with contiguous rows
+
+#: the contiguous groups a program usually needs after one of a dtype: on a cold cache they
+#: are built in the background while it goes on (_prefetch.py; _kernels.Family.hints)
+_NEXT_GROUPS = {"create.basic": ("arith", "compare"), "arith": ("exp", "compare", "select"),
+                "compare": ("select",), "exp": ("class",)}
+
+
+def _prefetch_after(variant: str, device: Any) -> None:
+    """Family hint: queue the groups of ``_NEXT_GROUPS`` after a build of ``variant``
+    (``<group>.<dtype>.c``, or ``create.basic.<dtype>``)."""
+    parts = variant.split(".")
+    if parts[0] == "create" and len(parts) == 3:
+        key, dt = "create." + parts[1], _DTYPE_NAMES.get(parts[2])
+    elif len(parts) == 3 and parts[2] == "c":
+        key, dt = parts[0], _DTYPE_NAMES.get(parts[1])
+    else:
+        return
+    if dt is None:
+        return
+    for group in _NEXT_GROUPS.get(key, ()):
+        exprs = _group_exprs(group, dt, 0)
+        if exprs:
+            FAMILY.prefetch(f"{group}.{dt.name}.c", exprs, device)
+    if key == "compare" and dt.itemsize in _manipulation.SIZES:
+        # a boolean mask often follows a comparison (x[x > 0]: the mask, then a gather)
+        gather = f"gather.{dt.itemsize}"
+        for index_variant in ("mask", gather):
+            _manipulation.FAMILY.prefetch(index_variant, _manipulation._VARIANTS[index_variant],
+                                          device)
+
+
+_DTYPE_NAMES = {dt.name: dt for dt in D.DTYPES}
+FAMILY.hints = _prefetch_after
+_creation.FAMILY.hints = _prefetch_after
 
 
 # ---- casts -------------------------------------------------------------------------------

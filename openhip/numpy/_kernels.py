@@ -61,17 +61,19 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from ..compiler import cache as _cache
 from ..platforms.base import PackedArgs
 from ..runtime.device import Device
 from ..runtime.module import Function, Module
 from ..runtime.stream import _stream_stack, resolve_stream
+from . import _prefetch
 from ._dtypes import CTYPES
 
 __all__ = ["KERNEL_DIR", "MAXDIM", "NOPS", "OhArgs", "Family", "Kernel", "source", "ctype",
@@ -245,6 +247,11 @@ class Family:
         self._modules: dict[tuple[str, int], Module] = {}
         self._kernels: dict[tuple[str, str, int], Kernel] = {}
         self._lock = threading.Lock()
+        self._jobs: dict[tuple[str, int], _prefetch.Job] = {}  # background builds
+        self._jobs_lock = threading.Lock()
+        #: ``hints(variant, device)``: called when a build of ``variant`` misses the compile
+        #: cache; it may :meth:`prefetch` the groups a program usually needs next
+        self.hints: Callable[[str, Device], None] | None = None
 
     def module(self, variant: str, exprs: Sequence[str], device: Device) -> Module:
         """The Module of ``variant`` (every name expression in ``exprs``) on ``device``."""
@@ -255,9 +262,65 @@ class Family:
         with self._lock:
             mod = self._modules.get(key)
             if mod is None:
-                mod = self._build(variant, tuple(exprs), device)
+                with self._jobs_lock:
+                    job = self._jobs.get(key)
+                try:
+                    if job is not None and not job.take():  # started in the background
+                        mod = self._waited(job, variant, device, len(exprs))
+                    if mod is None:
+                        mod = self._build(variant, tuple(exprs), device)
+                finally:
+                    if job is not None:
+                        with self._jobs_lock:
+                            self._jobs.pop(key, None)
                 self._modules[key] = mod
         return mod
+
+    def prefetch(self, variant: str, exprs: Sequence[str], device: Device) -> None:
+        """Build ``variant`` on a background thread when it is not built yet and would miss
+        the compile cache (:mod:`._prefetch`); :meth:`module` then takes it from there."""
+        key = (variant, device.id)
+        if key in self._modules or not _prefetch.enabled():
+            return
+        exprs = tuple(exprs)
+        with self._jobs_lock:
+            if key in self._jobs:
+                return
+            job = _prefetch.Job(lambda: self._background(variant, exprs, device))
+            self._jobs[key] = job
+        _prefetch.submit(job)
+
+    def _background(self, variant: str, exprs: tuple[str, ...], device: Device
+                    ) -> Module | None:
+        src = source(self.filename)
+        if self._cached(src, exprs, device):
+            return None  # the foreground loads it when (if) the program gets there
+        self._hint(variant, device)
+        return Module(src, options=self.options, name_expressions=exprs, name=self.filename,
+                      device=device)
+
+    def _waited(self, job: _prefetch.Job, variant: str, device: Device, count: int
+                ) -> Module | None:
+        timer = threading.Timer(1.0, _announce, (self.name, variant, device, count))
+        timer.daemon = True
+        timer.start()
+        try:
+            return job.wait()
+        finally:
+            timer.cancel()
+
+    def _cached(self, src: str, exprs: tuple[str, ...], device: Device) -> bool:
+        platform = device._platform
+        return _cache.is_cached(platform, src, platform=platform.name,
+                               arch=platform.default_arch(device._index), options=self.options,
+                               name_expressions=exprs, filename=self.filename)
+
+    def _hint(self, variant: str, device: Device) -> None:
+        if self.hints is not None and _prefetch.enabled():
+            try:
+                self.hints(variant, device)
+            except Exception:  # a hint is only a guess: never the program's error
+                pass
 
     def _build(self, variant: str, exprs: tuple[str, ...], device: Device) -> Module:
         src = source(self.filename)
@@ -266,8 +329,12 @@ class Family:
         timer.start()
         t0 = time.perf_counter()
         try:
-            return Module(src, options=self.options, name_expressions=exprs,
-                          name=self.filename, device=device)
+            with _prefetch.foreground():  # (first: the hints' builds wait for a free core)
+                if self.hints is not None and _prefetch.enabled() and not self._cached(
+                        src, exprs, device):
+                    self._hint(variant, device)
+                return Module(src, options=self.options, name_expressions=exprs,
+                              name=self.filename, device=device)
         finally:
             timer.cancel()
             self.last_build_s = time.perf_counter() - t0

@@ -572,6 +572,20 @@ def _pch_header(compiler: Compiler, flags: Sequence[str]) -> str | None:
         return result
 
 
+def prebuild_pch(compiler: Compiler) -> None:
+    """Build the PCH of the default flags (``-std=c++17``, this host's arch) on a background
+    thread: called while the runtime library is being built (a cold cache), so the first
+    kernel compile finds it ready instead of building it after the library (no effect when it
+    is valid already; a compile that needs it meanwhile waits for it under the PCH lock)."""
+    def run() -> None:
+        try:
+            _pch_header(compiler, [DEFAULT_STD, *BASE_FLAGS, _march_for(host_arch())])
+        except Exception:  # the first compile builds it (or reports why) as it always did
+            pass
+
+    threading.Thread(target=run, name="openhip-cpu-pch", daemon=True).start()
+
+
 def _pch_mac(root, key: str, gch: bytes) -> bytes:
     return root.mac(f"cpu-pch {key}", _PCH_TEXT, b"\0", gch)
 

@@ -138,7 +138,10 @@ class CpuPlatform(Platform):
         if rt is None:
             with self._lock:
                 if self._rt is None:
-                    rt = load_runtime(self._compiler.path, self._base_identity())
+                    # (a cold cache: the first kernels' precompiled header meanwhile)
+                    pch = None if _memcheck.enabled() else (
+                        lambda: _cc.prebuild_pch(self._compiler))
+                    rt = load_runtime(self._compiler.path, self._base_identity(), pch)
                     if _memcheck.enabled():
                         self._memcheck_start(rt)
                     self._launch_fn = rt.ohcpu_launch  # launch() skips the attribute lookups

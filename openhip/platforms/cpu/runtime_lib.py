@@ -17,6 +17,7 @@ import hashlib
 import os
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from ... import config
@@ -158,9 +159,11 @@ def _verified(directory: Path, name: str, place: trust.TrustedDir) -> bool:
     return trust.is_verified(directory, name, place, _label(name))
 
 
-def _library_path(cxx: str, cxx_identity: str) -> Path:
+def _library_path(cxx: str, cxx_identity: str,
+                  on_build: Callable[[], None] | None = None) -> Path:
     """A library whose bytes this user's process built: the cached one when its MAC verifies,
-    else a fresh build (installed into the cache when possible)."""
+    else a fresh build (installed into the cache when possible; ``on_build()`` is called
+    first: other work that a cold cache needs can start meanwhile)."""
     name = f"libopenhip_cpu_runtime-{_source_key(cxx_identity)}.so"
     root = trust.cache_root()  # (used even under OPENHIP_DISABLE_CACHE, as it always was)
     directory = None
@@ -173,6 +176,8 @@ def _library_path(cxx: str, cxx_identity: str) -> Path:
         if directory is not None and _verified(directory, name, root):
             return directory / name
     private = trust.private_dir()
+    if on_build is not None:
+        on_build()
     try:
         data = _build(cxx, private.path)
     except OSError as exc:
@@ -209,11 +214,13 @@ def stack_size() -> int:
     return size
 
 
-def load_runtime(cxx: str, cxx_identity: str) -> RuntimeLibrary:
-    """The process's runtime library, built and started on the first call."""
+def load_runtime(cxx: str, cxx_identity: str,
+                 on_build: Callable[[], None] | None = None) -> RuntimeLibrary:
+    """The process's runtime library, built and started on the first call (``on_build``: see
+    ``_library_path``)."""
     global _loaded
     with _lock:
         if _loaded is None:
-            path = _library_path(cxx, cxx_identity)
+            path = _library_path(cxx, cxx_identity, on_build)
             _loaded = RuntimeLibrary(path, config.cpu_threads(), stack_size())
         return _loaded
