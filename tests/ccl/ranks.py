@@ -408,10 +408,26 @@ def asyncops(comm: ccl.Communicator, args: list[str]) -> dict:
     return {"async": "ok" if ok else "bad async"}
 
 
+def _touch(name: str) -> None:
+    """Creates OUTDIR/name: a rank tells the others that it got somewhere."""
+    open(os.path.join(sys.argv[2], name), "w").close()
+
+
+def _wait_for(name: str, timeout: float = 60) -> None:
+    """Waits until another rank has created OUTDIR/name (at most ``timeout`` s)."""
+    deadline = time.monotonic() + timeout
+    while not os.path.exists(os.path.join(sys.argv[2], name)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
 def abort_thread(comm: ccl.Communicator, args: list[str]) -> dict:
     """Rank 0 never joins the collective; rank 1's abort() from a thread unblocks it."""
     if comm.rank == 1:
-        threading.Timer(0.5, comm.abort).start()
+        def abort_then_tell():
+            comm.abort()
+            _touch("aborted")
+
+        threading.Timer(0.5, abort_then_tell).start()
         t = time.monotonic()
         try:
             comm.all_reduce(np.ones(10))
@@ -421,7 +437,9 @@ def abort_thread(comm: ccl.Communicator, args: list[str]) -> dict:
             ok = dt < 5 and "abort" in str(exc)
             return {"abort": "ok" if ok else f"{dt:.1f}s {exc}"}
     else:
-        time.sleep(1.0)
+        # joins only once rank 1 has aborted (a fixed sleep may end first on a loaded machine,
+        # and then the collective completes)
+        _wait_for("aborted")
         try:
             comm.all_reduce(np.ones(10))  # the peer aborted: this must raise too
             return {"abort": "returned on the other rank"}
@@ -452,7 +470,10 @@ def hang(comm: ccl.Communicator, args: list[str]) -> dict:
     """The last rank stops answering (sleeps): the others time out naming it."""
     comm.timeout = 1.0
     if comm.rank == comm.size - 1:
-        time.sleep(3)
+        # silent until every other rank has timed out (not a fixed sleep: on a loaded machine
+        # it could end before they do)
+        for r in range(comm.size - 1):
+            _wait_for(f"timed_out{r}")
         return {"hang": "ok"}
     t = time.monotonic()
     try:
@@ -460,8 +481,11 @@ def hang(comm: ccl.Communicator, args: list[str]) -> dict:
         return {"hang": "no error"}
     except CclError as exc:
         dt = time.monotonic() - t
-        ok = exc.peer == comm.size - 1 and 0.9 < dt < 3
+        # the 1 s timeout, not OPENHIP_CCL_TIMEOUT (30 s in the tests); slack for load
+        ok = exc.peer == comm.size - 1 and 0.9 < dt < 15
         return {"hang": "ok" if ok else f"{dt:.1f}s {exc}"}
+    finally:
+        _touch(f"timed_out{comm.rank}")
 
 
 def mismatch(comm: ccl.Communicator, args: list[str]) -> dict:

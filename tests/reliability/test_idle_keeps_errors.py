@@ -24,8 +24,12 @@ def test_idle_check_leaves_the_streams_error_for_its_sync(cpu):
         spare = hip.zeros(10, np.float32)
         s = hip.Stream()
         k(1, 1, (x, 100, 1.0), stream=s)          # 4 bytes past the end
-        import time; time.sleep(0.2)               # the kernel has run; its error is pending
         dev = hip.get_device()
+        # wait until the kernel has run (its error pending) by asking the question under test
+        # again and again: a fixed sleep is not enough on a loaded machine
+        import time; deadline = time.monotonic() + 60
+        while not dev._idle() and time.monotonic() < deadline:
+            time.sleep(0.01)
         print("IDLE", dev._idle())
         spare.data.mem.free()                      # a free on this thread asks the same
         report(s.synchronize)
