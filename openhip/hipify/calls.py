@@ -115,6 +115,11 @@ ARG_RULES: dict[str, list[ArgRule]] = {
     "nvrtcCompileProgram": _hip(ArgOp(2, "cast", "const_cast<const char**>")),
     "nvrtcCreateProgram": _hip(ArgOp(4, "cast", "const_cast<const char**>"),
                                ArgOp(5, "cast", "const_cast<const char**>")),
+    # hipGetProcAddress(symbol, pfn, hipVersion, flags, status): HIP wants the version of the
+    # API asked for, CUDA 12's cudaGetDriverEntryPoint has none; HIPIFY's unit test
+    # synthetic/runtime_functions_12000.cu (CUDA2HIP_Runtime_API_functions.cpp maps the call to
+    # hipGetProcAddress) expects HIP 7.1's 701 inserted (100 * major + minor)
+    "cudaGetDriverEntryPoint": _hip(ArgOp(2, "add", "701")),
     "cuOccupancyMaxPotentialBlockSize": _hip(ArgOp(3, "remove", data_loss=True)),
     "cuOccupancyMaxPotentialBlockSizeWithFlags": _hip(ArgOp(3, "remove", data_loss=True)),
     # cuDNN -> MIOpen (--roc --miopen)

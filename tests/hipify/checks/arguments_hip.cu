@@ -69,6 +69,13 @@ void host(float *d, const float *h, cudaStream_t s) {
   // CHECK: hipGraphMemcpyNodeSetParamsToSymbol(node, HIP_SYMBOL(coeffs), h, 64, 0, hipMemcpyHostToDevice);
   cudaGraphMemcpyNodeSetParamsToSymbol(node, coeffs, h, 64, 0, cudaMemcpyHostToDevice);
 #endif
+  const char *name = "entry";
+  void *pfn = nullptr;
+  cudaDriverEntryPointQueryResult found;
+  // hipGetProcAddress takes the HIP version asked for (HIPIFY's runtime_functions_12000.cu)
+  unsigned long long flags = 0;
+  // CHECK: hipGetProcAddress(name, &pfn, 701, flags, &found);
+  cudaGetDriverEntryPoint(name, &pfn, flags, &found);
 #if CUDA_VERSION < 9000
   // CHECK: cudaThreadSynchronize();
   cudaThreadSynchronize();
