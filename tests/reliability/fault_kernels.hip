@@ -76,8 +76,9 @@ extern "C" __global__ void spin_blocks(int* out, long long us) {
 }
 
 // Spins until *flag becomes nonzero, which nobody does: a runaway kernel that never reaches a
-// block boundary.
-extern "C" __global__ void spin_forever(volatile int* flag) {
+// block boundary. Sets *started first, so that the host knows it runs.
+extern "C" __global__ void spin_forever(volatile int* flag, volatile int* started) {
+  *started = 1;
   while (*flag == 0) {
   }
 }

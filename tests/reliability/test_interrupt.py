@@ -22,6 +22,13 @@ def interrupt_after(delay):
         sent.append(time.monotonic())
         os.kill(os.getpid(), signal.SIGINT)
     threading.Thread(target=fire, daemon=True).start()
+def wait_started(buf, timeout=60):
+    # until the kernel wrote to buf (read through a host view of device memory, CPU platform):
+    # a fixed delay before the interrupt may end before a loaded machine ran any of it
+    view = np.asarray(buf)
+    deadline = time.monotonic() + timeout
+    while not view.any() and time.monotonic() < deadline:
+        time.sleep(0.005)
 """
 
 
@@ -32,6 +39,7 @@ def test_ctrl_c_interrupts_stream_synchronize_and_cancels_the_launch():
         nblocks = 20000
         done = hip.zeros(nblocks, np.int32)
         k(nblocks, 1, (done, 20_000), stream=s)   # 20 ms a block: ~200 s on 2 threads
+        wait_started(done)                        # a block has run
         interrupt_after(0.3)
         try:
             s.synchronize()
@@ -73,6 +81,7 @@ def test_ctrl_c_interrupts_device_synchronize():
         k = module().get_function("spin_blocks")
         done = hip.zeros(20000, np.int32)
         k(20000, 1, (done, 20_000))               # the default stream
+        wait_started(done)
         interrupt_after(0.3)
         try:
             hip.synchronize()
@@ -116,8 +125,10 @@ def test_interpreter_exits_while_a_kernel_never_returns():
         m = module()
         k = m.get_function("spin_forever")
         flag = hip.zeros(1, np.int32)
+        started = hip.zeros(1, np.int32)
         s = hip.Stream()
-        k(1, 1, (flag,), stream=s)
+        k(1, 1, (flag, started), stream=s)
+        wait_started(started)                     # cancelled before it ran, it would not run
         interrupt_after(0.3)
         try:
             s.synchronize()
