@@ -12,10 +12,12 @@ from cpu_helpers import build, pack, ptr
 from openhip.errors import HipError
 
 SLOW = """
-// Spins for about `us` microseconds, then writes `value`.
-__global__ void slow_write(int* out, int value, long long us) {
+// Spins for `us` microseconds and until the host sets *release (at most 60 s), then writes
+// `value`: the host decides when it ends, so "still running" holds however late it looks.
+__global__ void slow_write(int* out, int value, long long us, volatile int* release) {
   long long start = wall_clock64();
-  while (wall_clock64() - start < us * 1000) { }
+  while ((wall_clock64() - start < us * 1000 || *release == 0) &&
+         wall_clock64() - start < 60000000000LL) { }
   out[0] = value;
 }
 __global__ void copy_one(const int* in, int* out) { out[0] = in[0]; }
@@ -43,15 +45,19 @@ def test_wall_clock_is_nanoseconds(cpu, dev):
 def test_streams_are_asynchronous_and_in_order(cpu, dev, slow):
     _, fn = slow
     s = cpu.stream_create(0)
+    release = np.zeros(1, np.int32)  # host memory the kernel reads
     try:
         d, h = dev.empty(4), np.zeros(1, np.int32)
         cpu.launch(0, fn("slow_write"), (1, 1, 1), (1, 1, 1), 0, s,
-                   pack(ptr(d), ctypes.c_int(42), ctypes.c_longlong(200_000)))
+                   pack(ptr(d), ctypes.c_int(42), ctypes.c_longlong(1000),
+                        ptr(release.ctypes.data)))
         assert cpu.stream_query(0, s) is False  # still running: launch did not wait
         cpu.copy_dtoh(0, h.ctypes.data, d, 4, s)  # ordered after the kernel
+        release[0] = 1
         cpu.stream_synchronize(0, s)
         assert h[0] == 42 and cpu.stream_query(0, s) is True
     finally:
+        release[0] = 1
         cpu.stream_destroy(0, s)
 
 
@@ -59,21 +65,25 @@ def test_events_time_and_order_across_streams(cpu, dev, slow):
     _, fn = slow
     s1, s2 = cpu.stream_create(0), cpu.stream_create(0)
     e0, e1 = cpu.event_create(0), cpu.event_create(0)
+    release = np.zeros(1, np.int32)
     try:
         src, dst = dev.put(np.zeros(1, np.int32)), dev.put(np.full(1, -1, np.int32))
         cpu.event_record(0, e0, s1)
         cpu.launch(0, fn("slow_write"), (1, 1, 1), (1, 1, 1), 0, s1,
-                   pack(ptr(src), ctypes.c_int(7), ctypes.c_longlong(100_000)))
+                   pack(ptr(src), ctypes.c_int(7), ctypes.c_longlong(100_000),
+                        ptr(release.ctypes.data)))
         cpu.event_record(0, e1, s1)
         cpu.stream_wait_event(0, s2, e1)  # s2's copy must see the slow kernel's write
         cpu.launch(0, fn("copy_one"), (1, 1, 1), (1, 1, 1), 0, s2, pack(ptr(src), ptr(dst)))
         assert cpu.event_query(0, e1) is False
+        release[0] = 1
         cpu.stream_synchronize(0, s2)
         assert dev.get(dst, 1, np.int32)[0] == 7
         cpu.event_synchronize(0, e1)
         assert cpu.event_query(0, e1) is True
-        assert 80 <= cpu.event_elapsed_ms(0, e0, e1) < 5000
+        assert 80 <= cpu.event_elapsed_ms(0, e0, e1) < 60_000
     finally:
+        release[0] = 1
         for e in (e0, e1):
             cpu.event_destroy(0, e)
         for s in (s1, s2):
