@@ -182,7 +182,21 @@ def _kernel(op: Op, dt: np.dtype, layout: int, device: Any):
         part = exprs.index(expr) // _STRIDED_BUILD
         exprs = exprs[part * _STRIDED_BUILD:(part + 1) * _STRIDED_BUILD]
         variant += str(part)
-    return FAMILY.kernel(variant, exprs, expr, device)
+    return _chunked(FAMILY.kernel(variant, exprs, expr, device), layout)
+
+
+#: elements per CPU thread of a layout-0 kernel (OH_EW_CH in kernels/elementwise.hip) and the
+#: threads of a block of them
+_CPU_CHUNK, _CPU_CHUNK_BLOCK = 2048, 8
+
+
+def _chunked(k: Any, layout: int) -> Any:
+    """``k``, launched in chunks of _CPU_CHUNK elements per thread when it is a layout-0
+    kernel on the CPU platform."""
+    if layout == 0 and k.chunk == 1 and k.device.platform == "cpu":
+        k.block = _CPU_CHUNK_BLOCK
+        k.chunk = _CPU_CHUNK
+    return k
 
 
 #: kernels per build of a strided layout (a script uses few of them; each costs compile time)
@@ -230,8 +244,8 @@ def _cast_kernel(src: np.dtype, dst: np.dtype, layout: int, device: Any):
         expr = f"un{layout}<o_copy, {ctype(src)}, {ctype(dst)}>"
     else:
         expr = f"un<o_copy, {ctype(src)}, {ctype(dst)}, {layout}>"
-    return FAMILY.kernel(f"cast.{src.name}.{dst.name}.{_LAYOUT_NAME[layout]}", (expr,), expr,
-                         device)
+    return _chunked(FAMILY.kernel(f"cast.{src.name}.{dst.name}.{_LAYOUT_NAME[layout]}",
+                                  (expr,), expr, device), layout)
 
 
 def _cast_into(out: ndarray, x: ndarray) -> None:

@@ -52,6 +52,10 @@ then compiled in one loop form, a faster build), and launch them with
 cannot overflow. ``oh_index()`` (64-bit, with the grid's y spill) keeps the loop scalar. Loads
 of C++ ``bool`` do not vectorise: read bool storage as ``unsigned char``. Check a kernel with
 the ``-fopt-info-vec-optimized`` option (the log lists ``loop vectorized`` per loop form).
+*Chunked* flat kernels (the elementwise layout-0 ones on the CPU platform) compute
+:attr:`Kernel.chunk` elements per thread in a function of their own (not inlined into the
+engine's loop forms: one copy of its loops per build) and may stream a large output with
+non-temporal stores; ``launch_flat``/``launch_packed`` then launch ``ceil(n / chunk)`` threads.
 """
 
 from __future__ import annotations
@@ -153,7 +157,8 @@ class Kernel:
     """A built kernel: ``k(grid, block, args)`` or, for ``OhArgs`` kernels,
     ``k.launch_ohargs(n, args)``."""
 
-    __slots__ = ("fn", "device", "_platform", "_index", "_handle", "_lock", "_maxgx")
+    __slots__ = ("fn", "device", "_platform", "_index", "_handle", "_lock", "_maxgx", "chunk",
+                 "block")
 
     def __init__(self, fn: Function, device: Device) -> None:
         self.fn = fn
@@ -163,6 +168,11 @@ class Kernel:
         self._handle = fn._handle
         self._lock = threading.Lock()
         self._maxgx = device.properties.max_grid_dim[0]
+        #: elements per thread of a flat kernel (launch_flat, launch_packed): 1, or the chunk a
+        #: CPU thread of a chunked kernel computes (the elementwise layout-0 kernels), which
+        #: then launch ceil(n / chunk) threads in blocks of ``block``
+        self.chunk = 1
+        self.block = BLOCK
 
     def __call__(self, grid: Any, block: Any, args: Sequence[Any] = (), *, shared_mem: int = 0,
                  stream: Any = None) -> None:
@@ -193,8 +203,9 @@ class Kernel:
         :data:`FLAT_CHUNK` elements it runs in pieces: operand j's pointer advanced by
         ``itemsizes[j]`` bytes per element (0: left alone), ``n`` the piece's length and
         ``extra[3]`` its first element's index (for kernels that compute from the index)."""
+        c = self.chunk
         if n <= FLAT_CHUNK:
-            self.launch_ohargs(n, args)
+            self.launch_ohargs((n + c - 1) // c, args, block=self.block)
             return
         for start in range(0, n, FLAT_CHUNK):
             piece = OhArgs.from_buffer_copy(args)
@@ -203,11 +214,15 @@ class Kernel:
             for j, size in enumerate(itemsizes):
                 if size:
                     piece.ptr[j] = args.ptr[j] + start * size
-            self.launch_ohargs(piece.n, piece)
+            self.launch_ohargs((piece.n + c - 1) // c, piece, block=self.block)
 
     def launch_packed(self, n: int, packed: PackedArgs, block: int = BLOCK) -> None:
         """Like :meth:`launch_ohargs` with the struct already wrapped (:func:`pack_struct`):
-        the warm path of a memoised launch plan."""
+        the warm path of a memoised launch plan (a chunked kernel: ``n`` elements, in
+        ``ceil(n / chunk)`` threads)."""
+        if self.chunk != 1:
+            n = (n + self.chunk - 1) // self.chunk
+            block = self.block
         blocks = (n + block - 1) // block or 1
         if blocks <= self._maxgx:
             grid = (blocks, 1, 1)

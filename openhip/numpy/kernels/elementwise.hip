@@ -24,6 +24,186 @@
 template <class S> struct oh_ldt { typedef S T; };
 template <> struct oh_ldt<bool> { typedef unsigned char T; };
 
+#ifdef __HIP_PLATFORM_OPENHIP_CPU__
+// On the CPU platform a layout-0 kernel's thread t computes OH_EW_CH consecutive elements
+// (the host launches ceil(n / OH_EW_CH) threads: _elementwise.py, Kernel.chunk) in one call
+// of a function that is not inlined into the engine's loop forms and fault rerun (so the
+// build holds its vectorised loops once: a faster compile), OH_EW_SUB elements a step. When
+// the launch's footprint (output and array inputs) is at least OH_NT_BYTES, far past the
+// last-level cache, each full step is computed into a small buffer and written out with
+// non-temporal stores: the output's lines are not read for ownership first (a tenth of a
+// comparison's memory traffic) and do not evict the inputs. Results are the same functions
+// of the same elements as on a GPU, stored once: bit for bit the plain loop's.
+#define OH_EW_CH 2048
+#define OH_EW_SUB 256
+#define OH_NT_BYTES (64ll << 20)
+
+// bytes (a multiple of 64) from src (64-byte aligned) to dst (64-byte aligned) with streaming
+// stores; the compilers' builtins, not <immintrin.h> (whose parse would cost every build
+// about 0.2 s), on vector types that may alias the buffer's element type (as __m512i does:
+// else GCC's IPA mod/ref lets it read the buffer before the loop that wrote it).
+// oh_stream_fence(): the streamed lines are visible before what follows.
+typedef long long oh_v8di __attribute__((vector_size(64), may_alias));
+typedef long long oh_v4di __attribute__((vector_size(32), may_alias));
+typedef long long oh_v2di __attribute__((vector_size(16), may_alias));
+__device__ __forceinline__ void oh_stream_copy(char* __restrict__ dst, const char* __restrict__ src,
+                                               int bytes) {
+#if defined(__clang__)
+  for (int k = 0; k < bytes; k += 64)
+    __builtin_nontemporal_store(*(const oh_v8di*)(src + k), (oh_v8di*)(dst + k));
+#elif defined(__AVX512F__)
+  for (int k = 0; k < bytes; k += 64)
+    __builtin_ia32_movntdq512((oh_v8di*)(dst + k), *(const oh_v8di*)(src + k));
+#elif defined(__AVX__)
+  for (int k = 0; k < bytes; k += 32)
+    __builtin_ia32_movntdq256((oh_v4di*)(dst + k), *(const oh_v4di*)(src + k));
+#elif defined(__SSE2__)
+  for (int k = 0; k < bytes; k += 16)
+    __builtin_ia32_movntdq((oh_v2di*)(dst + k), *(const oh_v2di*)(src + k));
+#else
+  __builtin_memcpy(dst, src, bytes);
+#endif
+}
+__device__ __forceinline__ void oh_stream_fence() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_sfence();
+#else
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+// whether an operation is costly per element (ops.h: OH_MATH's exp, log, sin...): its
+// launches are not memory bound, and streaming their output measured slower (exp: 9%)
+template <class Op, class = void> struct oh_heavy { static const bool v = false; };
+template <class Op> struct oh_heavy<Op, decltype((void)Op::heavy)> {
+  static const bool v = true;
+};
+
+// the elements [base, base + m) of thread t's chunk through body(d, j, len), which computes
+// elements j .. j + len - 1 of the chunk into d[0 .. len); streamed unless Op is heavy
+template <class Op, class S, class Body>
+__device__ __forceinline__ void oh_ew_chunk(S* __restrict__ out, int m, oh_i64 footprint,
+                                            Body body) {
+  if (!oh_heavy<Op>::v && footprint >= OH_NT_BYTES && ((unsigned long long)out & 63) == 0) {
+    alignas(64) S buf[OH_EW_SUB];
+    int j = 0;
+    for (; j + OH_EW_SUB <= m; j += OH_EW_SUB) {
+      body(buf, j, OH_EW_SUB);
+      oh_stream_copy((char*)(out + j), (const char*)buf, (int)sizeof(buf));
+    }
+    if (j < m) body(out + j, j, m - j);
+    oh_stream_fence();  // before the launch is seen done
+  } else {
+    body(out, 0, m);
+  }
+}
+
+template <class Op, class Ti, class To>
+__device__ __attribute__((noinline, noclone)) void un0_loop(typename oh_ldt<To>::T* __restrict__ d,
+                                                   const typename oh_ldt<Ti>::T* __restrict__ x,
+                                                   int len) {
+  typedef typename oh_ct<Ti>::C C;
+  for (int j = 0; j < len; ++j) d[j] = cvt<To>(Op::f(cvt<C>(x[j])));
+}
+
+template <class Op, class Ti, class To>
+__device__ __attribute__((noinline)) void un0_cpu(const OhArgs& a, const int t) {
+  typedef typename oh_ldt<To>::T S;
+  typedef typename oh_ldt<Ti>::T L;
+  const int n = (int)a.n, base = t * OH_EW_CH;
+  if (t >= (n + OH_EW_CH - 1) / OH_EW_CH) return;
+  const int m = n - base < OH_EW_CH ? n - base : OH_EW_CH;
+  const L* __restrict__ x = (const L*)a.ptr[1] + base;
+  oh_ew_chunk<Op>((S*)a.ptr[0] + base, m, a.n * (oh_i64)(sizeof(To) + sizeof(Ti)),
+              [&](S* d, int j, int len) { un0_loop<Op, Ti, To>(d, x + j, len); });
+}
+
+// sm: bit 1 x is the scalar xs, bit 2 y is ys
+template <class Op, class Ti, class To>
+__device__ __attribute__((noinline, noclone)) void bi0_loop(typename oh_ldt<To>::T* __restrict__ d,
+                                                   const typename oh_ldt<Ti>::T* __restrict__ x,
+                                                   const typename oh_ldt<Ti>::T* __restrict__ y,
+                                                   const OhArgs& a, int len) {
+  typedef typename oh_ct<Ti>::C C;
+  const int sm = a.smask;
+  if (sm & 2) {
+    const C xs = ld<Ti>((const char*)a.scal[1]);
+    for (int j = 0; j < len; ++j) d[j] = cvt<To>(Op::f(xs, cvt<C>(y[j])));
+  } else if (sm & 4) {
+    const C ys = ld<Ti>((const char*)a.scal[2]);
+    for (int j = 0; j < len; ++j) d[j] = cvt<To>(Op::f(cvt<C>(x[j]), ys));
+  } else {
+    for (int j = 0; j < len; ++j) d[j] = cvt<To>(Op::f(cvt<C>(x[j]), cvt<C>(y[j])));
+  }
+}
+
+template <class Op, class Ti, class To>
+__device__ __attribute__((noinline)) void bi0_cpu(const OhArgs& a, const int t) {
+  typedef typename oh_ldt<To>::T S;
+  typedef typename oh_ldt<Ti>::T L;
+  const int n = (int)a.n, base = t * OH_EW_CH;
+  if (t >= (n + OH_EW_CH - 1) / OH_EW_CH) return;
+  const int m = n - base < OH_EW_CH ? n - base : OH_EW_CH;
+  const L* __restrict__ x = (const L*)a.ptr[1] + base;
+  const L* __restrict__ y = (const L*)a.ptr[2] + base;
+  const int arrays = 2 - ((a.smask >> 1) & 1) - ((a.smask >> 2) & 1);
+  oh_ew_chunk<Op>((S*)a.ptr[0] + base, m, a.n * (oh_i64)(sizeof(To) + arrays * sizeof(Ti)),
+              [&](S* d, int j, int len) { bi0_loop<Op, Ti, To>(d, x + j, y + j, a, len); });
+}
+
+template <class Op, class Ti, class To>
+__device__ __attribute__((noinline, noclone)) void tri0_loop(
+    typename oh_ldt<To>::T* __restrict__ d,
+    const typename oh_ldt<typename Op::template first<Ti>::T>::T* __restrict__ x,
+    const typename oh_ldt<Ti>::T* __restrict__ y, const typename oh_ldt<Ti>::T* __restrict__ z,
+    const OhArgs& a, int len) {
+  typedef typename oh_ct<Ti>::C C;
+  typedef typename Op::template first<Ti>::T T1;
+  typedef typename oh_ct<T1>::C C1;
+  const int sm = a.smask;
+  const C ys = ld<Ti>((const char*)a.scal[2]), zs = ld<Ti>((const char*)a.scal[3]);
+  for (int j = 0; j < len; ++j) {
+    const C yv = (sm & 4) ? ys : cvt<C>(y[j]);
+    const C zv = (sm & 8) ? zs : cvt<C>(z[j]);
+    d[j] = cvt<To>(Op::f(cvt<C1>(x[j]), yv, zv));
+  }
+}
+
+template <class Op, class Ti, class To>
+__device__ __attribute__((noinline)) void tri0_cpu(const OhArgs& a, const int t) {
+  typedef typename oh_ldt<To>::T S;
+  typedef typename Op::template first<Ti>::T T1;
+  typedef typename oh_ldt<T1>::T L1;
+  typedef typename oh_ldt<Ti>::T L;
+  const int n = (int)a.n, base = t * OH_EW_CH;
+  if (t >= (n + OH_EW_CH - 1) / OH_EW_CH) return;
+  const int m = n - base < OH_EW_CH ? n - base : OH_EW_CH;
+  const L1* __restrict__ x = (const L1*)a.ptr[1] + base;  // operand 1 is an array
+  const L* __restrict__ y = (const L*)a.ptr[2] + base;
+  const L* __restrict__ z = (const L*)a.ptr[3] + base;
+  const int arrays = 2 - ((a.smask >> 2) & 1) - ((a.smask >> 3) & 1);
+  oh_ew_chunk<Op>((S*)a.ptr[0] + base, m,
+              a.n * (oh_i64)(sizeof(To) + sizeof(T1) + arrays * sizeof(Ti)),
+              [&](S* d, int j, int len) {
+                tri0_loop<Op, Ti, To>(d, x + j, y + j, z + j, a, len);
+              });
+}
+
+template <class Op, class Ti, class To>
+__global__ void un0(OhArgs a) {
+  un0_cpu<Op, Ti, To>(a, blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+template <class Op, class Ti, class To>
+__global__ void bi0(OhArgs a) {
+  bi0_cpu<Op, Ti, To>(a, blockIdx.x * blockDim.x + threadIdx.x);
+}
+
+template <class Op, class Ti, class To>
+__global__ void tri0(OhArgs a) {
+  tri0_cpu<Op, Ti, To>(a, blockIdx.x * blockDim.x + threadIdx.x);
+}
+#else
 template <class Op, class Ti, class To>
 __global__ void un0(OhArgs a) {
   typedef typename oh_ct<Ti>::C C;
@@ -72,6 +252,8 @@ __global__ void tri0(OhArgs a) {
   const C zv = (sm & 8) ? ld<Ti>((const char*)a.scal[3]) : cvt<C>(z[i]);
   out[i] = cvt<To>(Op::f(xv, yv, zv));
 }
+
+#endif  // __HIP_PLATFORM_OPENHIP_CPU__
 
 // layout 3: shape[0] rows x shape[1] columns (each < 2^31) over the 2-D grid; every array
 // operand's column stride is its item size, strides[k][0] (bytes) its row stride.

@@ -418,9 +418,11 @@ struct o_isfinite {
 };
 OH_UNR(o_signbit, bool, m_signbit(x))
 
-// a real function f_re, a complex one f_c
+// a real function f_re, a complex one f_c (`heavy`: costly per element, so a launch of it is
+// not memory bound: elementwise.hip keeps its plain stores on the CPU)
 #define OH_MATH(name, fre, fc)                                                              \
   struct name {                                                                              \
+    static const bool heavy = true;                                                          \
     template <class C> __device__ __forceinline__ static C f(C x) { return fre(x); }         \
     template <class R> __device__ __forceinline__ static ohc<R> f(ohc<R> x) { return fc(x); } \
   };
