@@ -150,3 +150,41 @@ template <class T>
 __device__ __forceinline__ typename oh_ct<T>::C oh_get(const OhArgs& a, int k, oh_i64 off) {
   return (a.smask >> k) & 1 ? ld<T>((const char*)a.scal[k]) : ld<T>(a.ptr[k] + off);
 }
+
+#ifdef __HIP_PLATFORM_OPENHIP_CPU__
+// ------------------------------------------------------------------------------------------
+// CPU platform: streaming (non-temporal) stores of a large output (elementwise.hip, fused.hip)
+// bytes (a multiple of 64) from src (64-byte aligned) to dst (64-byte aligned) with streaming
+// stores; the compilers' builtins, not <immintrin.h> (whose parse would cost every build
+// about 0.2 s), on vector types that may alias the buffer's element type (as __m512i does:
+// else GCC's IPA mod/ref lets it read the buffer before the loop that wrote it).
+// oh_stream_fence(): the streamed lines are visible before what follows.
+typedef long long oh_v8di __attribute__((vector_size(64), may_alias));
+typedef long long oh_v4di __attribute__((vector_size(32), may_alias));
+typedef long long oh_v2di __attribute__((vector_size(16), may_alias));
+__device__ __forceinline__ void oh_stream_copy(char* __restrict__ dst, const char* __restrict__ src,
+                                               int bytes) {
+#if defined(__clang__)
+  for (int k = 0; k < bytes; k += 64)
+    __builtin_nontemporal_store(*(const oh_v8di*)(src + k), (oh_v8di*)(dst + k));
+#elif defined(__AVX512F__)
+  for (int k = 0; k < bytes; k += 64)
+    __builtin_ia32_movntdq512((oh_v8di*)(dst + k), *(const oh_v8di*)(src + k));
+#elif defined(__AVX__)
+  for (int k = 0; k < bytes; k += 32)
+    __builtin_ia32_movntdq256((oh_v4di*)(dst + k), *(const oh_v4di*)(src + k));
+#elif defined(__SSE2__)
+  for (int k = 0; k < bytes; k += 16)
+    __builtin_ia32_movntdq((oh_v2di*)(dst + k), *(const oh_v2di*)(src + k));
+#else
+  __builtin_memcpy(dst, src, bytes);
+#endif
+}
+__device__ __forceinline__ void oh_stream_fence() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_sfence();
+#else
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+#endif  // __HIP_PLATFORM_OPENHIP_CPU__

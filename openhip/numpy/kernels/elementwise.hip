@@ -31,46 +31,13 @@ template <> struct oh_ldt<bool> { typedef unsigned char T; };
 // build holds its vectorised loops once: a faster compile), OH_EW_SUB elements a step. When
 // the launch's footprint (output and array inputs) is at least OH_NT_BYTES, far past the
 // last-level cache, each full step is computed into a small buffer and written out with
-// non-temporal stores: the output's lines are not read for ownership first (a tenth of a
-// comparison's memory traffic) and do not evict the inputs. Results are the same functions
-// of the same elements as on a GPU, stored once: bit for bit the plain loop's.
+// non-temporal stores (oh_stream_copy, common.h): the output's lines are not read for
+// ownership first (a tenth of a comparison's memory traffic) and do not evict the inputs.
+// Results are the same functions of the same elements as on a GPU, stored once: bit for bit
+// the plain loop's.
 #define OH_EW_CH 2048
 #define OH_EW_SUB 256
 #define OH_NT_BYTES (64ll << 20)
-
-// bytes (a multiple of 64) from src (64-byte aligned) to dst (64-byte aligned) with streaming
-// stores; the compilers' builtins, not <immintrin.h> (whose parse would cost every build
-// about 0.2 s), on vector types that may alias the buffer's element type (as __m512i does:
-// else GCC's IPA mod/ref lets it read the buffer before the loop that wrote it).
-// oh_stream_fence(): the streamed lines are visible before what follows.
-typedef long long oh_v8di __attribute__((vector_size(64), may_alias));
-typedef long long oh_v4di __attribute__((vector_size(32), may_alias));
-typedef long long oh_v2di __attribute__((vector_size(16), may_alias));
-__device__ __forceinline__ void oh_stream_copy(char* __restrict__ dst, const char* __restrict__ src,
-                                               int bytes) {
-#if defined(__clang__)
-  for (int k = 0; k < bytes; k += 64)
-    __builtin_nontemporal_store(*(const oh_v8di*)(src + k), (oh_v8di*)(dst + k));
-#elif defined(__AVX512F__)
-  for (int k = 0; k < bytes; k += 64)
-    __builtin_ia32_movntdq512((oh_v8di*)(dst + k), *(const oh_v8di*)(src + k));
-#elif defined(__AVX__)
-  for (int k = 0; k < bytes; k += 32)
-    __builtin_ia32_movntdq256((oh_v4di*)(dst + k), *(const oh_v4di*)(src + k));
-#elif defined(__SSE2__)
-  for (int k = 0; k < bytes; k += 16)
-    __builtin_ia32_movntdq((oh_v2di*)(dst + k), *(const oh_v2di*)(src + k));
-#else
-  __builtin_memcpy(dst, src, bytes);
-#endif
-}
-__device__ __forceinline__ void oh_stream_fence() {
-#if defined(__x86_64__) || defined(__i386__)
-  __builtin_ia32_sfence();
-#else
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
-#endif
-}
 
 // whether an operation is costly per element (ops.h: OH_MATH's exp, log, sin...): its
 // launches are not memory bound, and streaming their output measured slower (exp: 9%)
