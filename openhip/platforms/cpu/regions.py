@@ -1089,8 +1089,34 @@ class _Kernel:
             if any(self._region_of_node(u) != home for u in d.uses):
                 cross.append(d)
         stable = {d for d in self.uniform if self._stable(d)}
+        cross_set = set(cross)
+
+        def locals_first(d: _Decl, seen: set) -> None:
+            # the never-changed per-thread locals of one region that d's initialiser reads
+            # (tid in `tid = threadIdx.x; warp = tid / 32`): recomputable ones are recomputed
+            # too, so that d can be (it was kept per thread, and a warp index read from the
+            # per-thread array is not one value per warp)
+            value = d.declarator.child_by_field_name("value") \
+                if d.declarator is not None and d.declarator.type == "init_declarator" else None
+            for u in _walk(value) if value is not None else ():
+                o = self.resolved.get(u.id) if u.type == "identifier" else None
+                if o is None or o in remat or o in seen or o in cross_set or \
+                        o.kind != "local" or not o.level or o in self.uniform or \
+                        o in self.global_like or \
+                        any(self._region_of_node(x) == -1 for x in o.uses):
+                    continue
+                seen.add(o)
+                locals_first(o, seen)
+                siblings = [s for s in self.decls if s.stmt == o.stmt and s.kind == "local"]
+                if all(self._recomputable(s, stable, remat) for s in siblings):
+                    remat.add(o)
+                    self.remat.append(o)
+
         for d in sorted(cross, key=lambda d: d.stmt.start_byte):
             siblings = [o for o in self.decls if o.stmt == d.stmt and o.kind == "local"]
+            seen: set = set()
+            for o in siblings:
+                locals_first(o, seen)
             if all(self._recomputable(o, stable, remat) for o in siblings):
                 remat.add(d)
                 self.remat.append(d)
@@ -1718,22 +1744,21 @@ class _Kernel:
         return value is not None and self._is_warp_index(value)
 
     def _uses_warp_index(self, nodes: list) -> bool:
-        """Whether ``nodes`` read a warp index (or a never-changed alias of one) other than as
-        the initialiser of such an alias (a region that only declares the alias gains nothing
-        from a per-warp loop)."""
+        """Whether ``nodes`` read a warp index, or a never-changed alias of one that is not kept
+        per thread, other than as a declaration's initialiser (a region that only declares
+        the alias, or a variable later changed, gains nothing from a per-warp loop)."""
         for top in nodes:
             for u in _walk(top):
                 if u.type == "identifier" and u.id in self.resolved:
                     d = self.resolved[u.id]
-                    if (d.node is None or d.node.id != u.id) and self._warp_alias(d):
+                    if (d.node is None or d.node.id != u.id) and self._warp_alias(d) and \
+                            d not in self.promoted:
                         return True
                 elif self._is_warp_index(u):
                     p = u.parent
                     value = p.child_by_field_name("value") if p is not None and \
                         p.type == "init_declarator" else None
-                    if value is None or value.id != u.id or \
-                            not any(d.declarator is not None and d.declarator.id == p.id and
-                                    self._warp_alias(d) for d in self.decls):
+                    if value is None or value.id != u.id:
                         return True
         return False
 
