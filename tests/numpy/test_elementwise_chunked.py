@@ -115,29 +115,3 @@ def test_host_launches_one_thread_per_chunk(device):
         else:
             assert k.chunk == 1
 
-
-@pytest.mark.parametrize("dt", ["float32", "float64", "int64"])
-def test_fused_streamed_output(device, dt):
-    """A fused chain whose output reaches OHF_NT_BYTES (16 MiB) streams its full chunks: bit
-    for bit the unfused result and numpy's, a comparison root, an in-place chain into an
-    aligned and into a misaligned view."""
-    from openhip.numpy import _fusion
-
-    n = (17 << 20) // np.dtype(dt).itemsize + 33
-    a, b = _data(n, dt, 10), _data(n, dt, 11)
-    x, y = hnp.asarray(a, device=device), hnp.asarray(b, device=device)
-    fused = x * 3 + y
-    with _fusion.enabled(False):
-        plain = x * 3 + y
-    np.testing.assert_array_equal(_bits(fused), _bits(plain))
-    np.testing.assert_array_equal(_bits(fused), _bits((a * 3 + b).astype(dt)))
-    np.testing.assert_array_equal((x * 3 < y).get(), a * 3 < b)
-    z = hnp.asarray(a, device=device)
-    z += y * 2
-    np.testing.assert_array_equal(_bits(z), _bits((a + b * 2).astype(dt)))
-    w = hnp.asarray(a, device=device)
-    wv = w[1:]
-    wv += y[1:] * 2
-    ref = a.copy()
-    ref[1:] += (b[1:] * 2).astype(dt)
-    np.testing.assert_array_equal(_bits(w), _bits(ref))

@@ -12,8 +12,7 @@
 // arrays. The opcodes apply the very functions of the unfused kernels (ops.h, vmath.h) to
 // whole register arrays: every intermediate value goes through memory between two opcodes,
 // so no floating-point contraction can join two operations and a fused result is bit for
-// bit the unfused one. On the CPU a full chunk of an output of at least OHF_NT_BYTES is
-// computed into a buffer and written with streaming stores (common.h: oh_stream_copy).
+// bit the unfused one.
 //
 // An instruction is four bytes: opcode, destination (a register, or OHF_OUT: the output),
 // operands a and b. An operand is a register (0-7), a leaf read in place (8 + leaf: a
@@ -29,7 +28,6 @@
 #define OHF_NINS 48    // instructions
 #if defined(__HIP_PLATFORM_OPENHIP_CPU__) && !defined(OHF_CHUNK_BYTES)
 #define OHF_CHUNK_BYTES 8192
-#define OHF_NT_BYTES (16ll << 20)  // outputs streamed from this size (see ohf_run)
 #endif
 
 struct OhFused {
@@ -166,17 +164,7 @@ __device__ OHF_RUN void ohf_run(const OhFused& a, const int t) {
   const int base = t * CH;
   const int m = a.n - base < CH ? a.n - base : CH;
   C R[OHF_NREG][CH];
-  S* out = (S*)a.out + base;  // (not restrict: it may point at obuf below)
-#ifdef OHF_CHUNK_BYTES
-  // a large output (OHF_NT_BYTES: the inputs are at least as large, so the whole launch is
-  // far past the last-level cache): a full chunk's result goes to a buffer, then to memory
-  // with streaming stores (no read for ownership of the output's lines; common.h)
-  alignas(64) S obuf[CH];
-  S* const dest = out;
-  const bool stream = m == CH && (oh_i64)a.n * (oh_i64)sizeof(S) >= OHF_NT_BYTES &&
-                      ((unsigned long long)dest & 63) == 0;
-  if (stream) out = obuf;
-#endif
+  S* __restrict__ out = (S*)a.out + base;
   for (int p = 0; p < a.nins; ++p) {
     const int op = a.ins[p][0], dst = a.ins[p][1], ia = a.ins[p][2], ib = a.ins[p][3];
     int sc = 0;
@@ -203,12 +191,6 @@ __device__ OHF_RUN void ohf_run(const OhFused& a, const int t) {
     }
     ohf_value<C>(op, d, x, y, xv, yv, sc, m);
   }
-#ifdef OHF_CHUNK_BYTES
-  if (stream) {
-    oh_stream_copy((char*)dest, (const char*)obuf, (int)sizeof(obuf));
-    oh_stream_fence();
-  }
-#endif
 }
 
 template <class T, class To>
