@@ -75,8 +75,9 @@ extern "C" __global__ void spin_blocks(int* out, long long us) {
   if (threadIdx.x == 0) out[blockIdx.x] = 1;
 }
 
-// Spins until *flag becomes nonzero, which nobody does: a runaway kernel that never reaches a
-// block boundary. Sets *started first, so that the host knows it runs.
+// Spins until the host sets *flag (the interrupt test never does: a runaway kernel that never
+// reaches a block boundary; the fork test does after the fork). Sets *started first, so that
+// the host knows it runs.
 extern "C" __global__ void spin_forever(volatile int* flag, volatile int* started) {
   *started = 1;
   while (*flag == 0) {
