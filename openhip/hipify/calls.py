@@ -155,7 +155,10 @@ def _sparse(names: str, *ops: ArgOp) -> None:
             ARG_RULES["cusparse" + variant] = _roc(*ops)
 
 
-_sparse("?csrilu02 ?csric02", ArgOp(8, "replace", _AUTO))
+# ?csric02 keeps its policy argument: HIPIFY's HipifyAction.cpp has rules for ?csrilu02, the
+# ?csric02_analysis/_bufferSize calls and ?bsric02 but none for plain ?csric02, and its unit test
+# synthetic/libraries/cusparse2rocsparse.cu expects rocsparse_?csric0(..., csric02_info, solvePolicy_t, pBuffer)
+_sparse("?csrilu02", ArgOp(8, "replace", _AUTO))
 _sparse("?csrilu02_analysis ?csric02_analysis", ArgOp(8, "replace", _FORCE), ArgOp(9, "add", _AUTO))
 _sparse("?csric02_bufferSize ?csrilu02_bufferSize", ArgOp(8, "cast_size_t"))
 _sparse("?bsrilu02 ?bsric02", ArgOp(10, "replace", _AUTO))

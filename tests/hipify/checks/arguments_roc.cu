@@ -13,6 +13,8 @@ void sparse(cusparseHandle_t h, int m, int n, int nnz, cusparseMatDescr_t d, flo
   cusparseScsrilu02_analysis(h, m, nnz, d, v, rp, ci, info, CUSPARSE_SOLVE_POLICY_USE_LEVEL, buf);
   // CHECK: rocsparse_dcsrilu0(h, m, nnz, d, (double*)v, rp, ci, info, rocsparse_solve_policy_auto, buf);
   cusparseDcsrilu02(h, m, nnz, d, (double*)v, rp, ci, info, CUSPARSE_SOLVE_POLICY_NO_LEVEL, buf);
+  // CHECK: rocsparse_dcsric0(h, m, nnz, d, (double*)v, rp, ci, info, (rocsparse_solve_policy)m, buf);
+  cusparseDcsric02(h, m, nnz, d, (double*)v, rp, ci, info, (cusparseSolvePolicy_t)m, buf);
   // CHECK: rocsparse_scsrilu0_buffer_size(h, m, nnz, d, v, rp, ci, info, reinterpret_cast<size_t*>(bytes));
   cusparseScsrilu02_bufferSize(h, m, nnz, d, v, rp, ci, info, bytes);
   // CHECK: rocsparse_spmm(h, rocsparse_operation_none, rocsparse_operation_none, alpha, A, B, beta, C,
