@@ -17,6 +17,7 @@ way) when the program reaches them.
 - A group that the program asks for while it is still queued is taken back and built in the
   foreground; one under way is waited for; a background build that failed raises its error
   at that point of use, once (the next use builds again, as a failed build is never cached).
+- A forked child starts with no background build (its parent's end there, unbuilt).
 - At exit, queued builds are dropped and the interpreter waits for the ones under way (a
   compiler is never left running, nor its temporary directory behind).
 - ``OPENHIP_PREFETCH=0`` turns it off (read at each hint).
@@ -27,6 +28,7 @@ from __future__ import annotations
 import atexit
 import os
 import threading
+import weakref
 from collections import deque
 from collections.abc import Callable
 from typing import Any
@@ -40,6 +42,7 @@ _queue: deque[Job] = deque()
 _workers: list[threading.Thread] = []
 _active = 0  # compilers running now: background builds and foreground builds
 _running = 0  # background builds under way
+_unfinished: weakref.WeakSet[Job] = weakref.WeakSet()  # queued or running
 _capacity = max(1, min(os.cpu_count() or 1, MAX_WORKERS))
 
 
@@ -53,7 +56,7 @@ class Job:
     group was in the cache) or raises; the state moves queued -> running -> done, or
     queued -> taken (by the foreground, which then builds it itself)."""
 
-    __slots__ = ("build", "state", "result", "error", "_done")
+    __slots__ = ("build", "state", "result", "error", "_done", "__weakref__")
 
     def __init__(self, build: Callable[[], Any]) -> None:
         self.build = build
@@ -61,6 +64,7 @@ class Job:
         self.result: Any = None
         self.error: BaseException | None = None
         self._done = threading.Event()
+        _unfinished.add(self)
 
     def take(self) -> bool:
         """Claim a queued job for the foreground (True), or False when it has started."""
@@ -124,8 +128,29 @@ def _at_exit() -> None:
         while _queue:
             job = _queue.popleft()
             job.state = "done"  # nothing built: a (late) use builds it itself
+            _unfinished.discard(job)
             job._done.set()
         _cond.wait_for(lambda: not _running, 60.0)
+
+
+def _after_fork_in_child() -> None:
+    """A forked child has none of the workers: its queued and running jobs end with nothing
+    built (a use builds in the foreground), on fresh locks."""
+    global _cond, _active, _running
+    _cond = threading.Condition()
+    _queue.clear()
+    _workers.clear()
+    _active = _running = 0
+    for job in list(_unfinished):
+        job.state = "done"
+        job.result = job.error = None
+        job._done = threading.Event()
+        job._done.set()
+    _unfinished.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 def _startable() -> bool:
@@ -150,5 +175,6 @@ def _worker() -> None:
                 job.state = "done"
                 _active -= 1
                 _running -= 1
+                _unfinished.discard(job)
                 _cond.notify_all()
             job._done.set()

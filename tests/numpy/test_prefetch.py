@@ -3,11 +3,14 @@ started only when a build misses the compile cache (a warm cache starts none), a
 module is the one the program then gets (and computes right), a queued build asked for is
 built in the foreground instead, two threads asking for one under way share it, a failing
 background build raises at the point of use (once), a corrupt cache entry written by a
-background build is still detected, OPENHIP_PREFETCH=0; and the elementwise hints."""
+background build is still detected, a forked child does not wait for its parent's builds,
+OPENHIP_PREFETCH=0; and the elementwise hints."""
 
 from __future__ import annotations
 
+import os
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -150,6 +153,34 @@ def test_corrupt_entry_of_a_background_build_is_rebuilt(isolated_cache, data):
     fresh = _family()
     np.testing.assert_array_equal(_run(fresh, "sub", SUB, x, y), hx - hy)
     assert entries[0].read_bytes() != bytes(raw)  # the corrupt entry was replaced
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_a_forked_child_builds_what_its_parent_had_queued(isolated_cache, monkeypatch):
+    monkeypatch.setattr(_prefetch, "_capacity", 0)  # the job stays queued in the parent
+    fam = _family()
+    fam.prefetch("mul", (MUL,), get_device())
+    pid = os.fork()
+    if pid == 0:  # the child: its copy of the job ends unbuilt, so it builds the group itself
+        code = 1
+        try:
+            job = fam._jobs[("mul", get_device().id)]
+            code = 0 if job.state == "done" and fam.module("mul", (MUL,), get_device()) else 2
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 180
+    while True:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        if time.monotonic() > deadline:
+            os.kill(pid, 9)
+            os.waitpid(pid, 0)
+            pytest.fail("the forked child hung on its parent's background build")
+        time.sleep(0.05)
+    job = fam._jobs[("mul", get_device().id)]
+    assert job.state == "queued" and job.take()  # the parent's, untouched (now dropped)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_switch_off(isolated_cache, monkeypatch):
