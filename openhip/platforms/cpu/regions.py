@@ -131,6 +131,30 @@ _WIDE_INT = frozenset({"int", "signed", "signed int", "int32_t", "unsigned", "un
                        "unsigned long long", "int64_t", "uint64_t", "size_t", "auto"})
 
 
+# TLS_LOCALS: the engine's state is `static thread_local` in a -fPIC module (engine.h), so each
+# access is a __tls_get_addr call that GCC 12 repeats per use (not hoisted out of loops, not kept
+# across calls): the bench's scan ran ~10 per block, 25% of its time.  In a split kernel whose
+# body has no lambda or local class (code that could not see a local of the function):
+#   * blockIdx, blockDim and gridDim are local copies (values: nothing writes them during a
+#     block; a reference would make them address-taken, and every pointer store in every kernel
+#     of the module might then change them);
+#   * threadIdx too, when nothing but the kernel's own text can read it (_no_thread_readers:
+#     no call but the helpers below): the thread loops then set the local, and the global's
+#     stores, one TLS call per loop, go;
+#   * each static __shared__ array is declared as __oh_sh_NAME with a reference NAME bound once
+#     per block through a pointer GCC cannot trace to the array (an empty asm), so that it does
+#     not recompute the TLS address at each use.  The array is address-taken then: GCC assumes
+#     a store through another pointer may change it (as for any array whose address a kernel
+#     passes on); measured on the bench's kernels in bench/RESULTS.md.
+#: calls that read no threadIdx (TLS_LOCALS): the barrier, the markers and engine helpers the
+#: rewrites put in the body (the warp helpers are given the thread counter)
+_BUILTIN_INDICES = ("threadIdx", "blockIdx", "blockDim", "gridDim")
+_THREAD_FREE_CALLS = ("__syncthreads", "__openhip_wchain", "__openhip_wsplit",
+                      "__openhip_stride_index", "::openhip::detail::wc_",
+                      "::openhip::detail::stride_ok", "::openhip::detail::stride_full",
+                      "::openhip::detail::vote_add")
+
+
 class _Fallback(Exception):
     """The kernel cannot be split (the message says why); it runs as fibers."""
 
@@ -285,6 +309,7 @@ class _Kernel:
         self.returns = False
         self.labels = 0
         self.out: list[str] = []
+        self._tls_locals = False                # TLS_LOCALS: block values in locals
 
     # ---- helpers ---------------------------------------------------------------------------
     def t(self, node) -> str:
@@ -1256,6 +1281,14 @@ class _Kernel:
             tparams = self.template.child_by_field_name("parameters")
             out.append(f"template {self.t(tparams)}\n")
         out.append(f"__global__ void {PREFIX}{base}{self.t(params)} {{\n")
+        self._tls_locals = self._no_local_closures() and not any(
+            d.name in _BUILTIN_INDICES for d in self.decls)
+        if self._tls_locals:
+            # The block's coordinates as values in locals (TLS_LOCALS).
+            out.append("::openhip::detail::index3 blockIdx = ::blockIdx, "
+                       "blockDim = ::blockDim, gridDim = ::gridDim;\n")
+            if self._no_thread_readers(params):
+                out.append("::openhip::detail::index3 threadIdx = {0u, 0u, 0u};\n")
         self.index = {d: i for i, d in enumerate(self.promoted)}
         self._counter = "_SIGNED" if self._signed_thread_index() else ""
         guards = len(self.guarded)
@@ -1356,7 +1389,78 @@ class _Kernel:
                 self.out.append(self.line(s) + " ".join(
                     f"OPENHIP_EXTERN_SHARED({e.name}, {e.type});" for e in shared) + "\n")
                 return
+        renamed = self._shared_arrays(s) if self._tls_locals else []
+        if renamed:
+            # each static __shared__ array under another name, and a reference of its own name
+            # bound once per block (TLS_LOCALS)
+            text, refs, start = [], [], s.start_byte
+            for ident in renamed:
+                name = self.t(ident)
+                text.append(self.data[start:ident.start_byte].decode("utf-8", "replace"))
+                text.append(f"__oh_sh_{name}")
+                refs.append(f"auto* __oh_shp_{name} = &__oh_sh_{name}; "
+                            f"__asm__(\"\" : \"+r\"(__oh_shp_{name})); "
+                            f"auto& {name} = *__oh_shp_{name};")
+                start = ident.end_byte
+            text.append(self.data[start:s.end_byte].decode("utf-8", "replace"))
+            self.out.append(self.line(s) + "".join(text) + " " + " ".join(refs) + "\n")
+            return
         self.out.append(self.line(s) + self.t(s) + "\n")
+
+    def _no_local_closures(self) -> bool:
+        """Whether the kernel's body has no lambda and no local class: code that cannot name a
+        local of the function without capturing it (TLS_LOCALS)."""
+        def rec(node) -> bool:
+            if node.type in ("lambda_expression", "class_specifier", "struct_specifier",
+                             "union_specifier"):
+                return False
+            return all(rec(c) for c in node.children)
+        return rec(self.body)
+
+    def _no_thread_readers(self, params) -> bool:
+        """Whether no code but the kernel's own text can read its threadIdx: no call but the
+        barrier and the helpers the rewrites put in the body (_THREAD_FREE_CALLS), no macro of
+        the file whose body has a parenthesis, no value of a class type (a constructor or an
+        operator is a call), no template (TLS_LOCALS)."""
+        if self.template is not None:
+            return False
+        ok_types = ("primitive_type", "sized_type_specifier")
+
+        def rec(node) -> bool:
+            t = node.type
+            if t == "call_expression":
+                fn = node.child_by_field_name("function")
+                if fn is None or not self.t(fn).startswith(_THREAD_FREE_CALLS):
+                    return False
+            elif t in ("new_expression", "delete_expression", "throw_expression"):
+                return False
+            elif t in ("declaration", "parameter_declaration"):
+                type_node = node.child_by_field_name("type")
+                if type_node is None or type_node.type not in ok_types:
+                    return False
+            elif t == "identifier" and "(" in self.macros.get(self.t(node), ""):
+                return False
+            return all(rec(c) for c in node.children)
+        return rec(params) and rec(self.body)
+
+    def _shared_arrays(self, s) -> list:
+        """The identifiers a static ``__shared__`` array declaration declares (all of its
+        declarators arrays, none initialised); [] for any other statement."""
+        if s.type != "declaration":
+            return []
+        quals = [self.t(c) for c in s.children
+                 if c.type in ("type_qualifier", "storage_class_specifier")]
+        if "__shared__" not in quals or "extern" in quals:
+            return []
+        idents = []
+        for declarator in s.children_by_field_name("declarator"):
+            if declarator.type != "array_declarator":
+                return []
+            ident, kind = _declarator_identifier(declarator)
+            if ident is None or kind != "array" or self.t(ident).startswith("__oh_"):
+                return []
+            idents.append(ident)
+        return idents
 
     def _emit_structured(self, s) -> None:
         t = s.type
