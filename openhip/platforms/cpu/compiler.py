@@ -531,6 +531,18 @@ _pch_lock = threading.Lock()
 _pch_cache: dict[str, str | None] = {}
 
 
+def _pch_lock_after_fork() -> None:
+    # a PCH may be building on another thread (prebuild_pch) when the process forks: the
+    # child has no such thread, so its lock starts free (the build's rename is atomic: the
+    # child builds or finds the PCH itself)
+    global _pch_lock
+    _pch_lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_pch_lock_after_fork)
+
+
 _PCH_TEXT = b"#include <hip/hip_runtime.h>\n"
 
 

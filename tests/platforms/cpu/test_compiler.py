@@ -133,3 +133,19 @@ def test_cxx_selects_the_compiler(monkeypatch):
 
     monkeypatch.setenv("CXX", "g++")
     assert os.path.basename(PLATFORM().compiler.path) == "g++"
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs os.fork")
+def test_forked_child_is_not_stuck_behind_a_pch_build_of_its_parent():
+    # prebuild_pch builds the precompiled header on a thread of its own; a fork while that
+    # thread holds the PCH lock must not leave the child's first compile waiting forever
+    held = cc._pch_lock
+    held.acquire()
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: its lock is free
+            os._exit(0 if cc._pch_lock.acquire(timeout=5) else 3)
+        _, status = os.waitpid(pid, 0)
+    finally:
+        held.release()
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, status
