@@ -206,15 +206,22 @@ def check_source(source: object, *, platform: str = "", filename: str = "kernel.
     return source
 
 
+def _key(toolchain: Toolchain, source: str, platform: str, arch: str, options: tuple[str, ...],
+         name_expressions: tuple[str, ...], filename: str) -> str:
+    """The cache key of one compile (cached_compile and is_cached look up the same one)."""
+    return cache_key(source, platform=platform, arch=arch, options=options,
+                     name_expressions=name_expressions, filename=filename,
+                     identity=toolchain.compiler_identity())
+
+
 def is_cached(toolchain: Toolchain, source: str, *, platform: str, arch: str,
               options: Sequence[str] = (), name_expressions: Sequence[str] = (),
               filename: str = "kernel.hip") -> bool:
     """Whether :func:`cached_compile` with these arguments would find an entry (in memory, or
     a file on disk) instead of compiling: a cheap look (the key and one ``stat``), which does
     not read or verify the entry (a corrupt one is still found and rebuilt at its use)."""
-    key = cache_key(source, platform=platform, arch=arch, options=tuple(options),
-                    name_expressions=tuple(name_expressions), filename=filename,
-                    identity=toolchain.compiler_identity())
+    key = _key(toolchain, source, platform, arch, tuple(options), tuple(name_expressions),
+               filename)
     with _lock:
         if key in _memory:
             return True
@@ -234,9 +241,7 @@ def cached_compile(toolchain: Toolchain, source: str, *, platform: str, arch: st
     check_source(source, platform=platform, filename=filename)
     options = tuple(options)
     name_expressions = tuple(name_expressions)
-    key = cache_key(source, platform=platform, arch=arch, options=options,
-                    name_expressions=name_expressions, filename=filename,
-                    identity=toolchain.compiler_identity())
+    key = _key(toolchain, source, platform, arch, options, name_expressions, filename)
     with _lock:
         hit = _memory.get(key)
     if hit is not None:

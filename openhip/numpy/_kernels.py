@@ -60,12 +60,13 @@ non-temporal stores; ``launch_flat``/``launch_packed`` then launch ``ceil(n / ch
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import re
 import sys
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -316,13 +317,8 @@ class Family:
 
     def _waited(self, job: _prefetch.Job, variant: str, device: Device, count: int
                 ) -> Module | None:
-        timer = threading.Timer(1.0, _announce, (self.name, variant, device, count))
-        timer.daemon = True
-        timer.start()
-        try:
+        with _announced(self.name, variant, device, count):
             return job.wait()
-        finally:
-            timer.cancel()
 
     def _cached(self, src: str, exprs: tuple[str, ...], device: Device) -> bool:
         platform = device._platform
@@ -339,19 +335,16 @@ class Family:
 
     def _build(self, variant: str, exprs: tuple[str, ...], device: Device) -> Module:
         src = source(self.filename)
-        timer = threading.Timer(1.0, _announce, (self.name, variant, device, len(exprs)))
-        timer.daemon = True
-        timer.start()
         t0 = time.perf_counter()
         try:
-            with _prefetch.foreground():  # (first: the hints' builds wait for a free core)
+            with _announced(self.name, variant, device, len(exprs)), _prefetch.foreground():
+                # (first: the hints' builds wait for a free core)
                 if self.hints is not None and _prefetch.enabled() and not self._cached(
                         src, exprs, device):
                     self._hint(variant, device)
                 return Module(src, options=self.options, name_expressions=exprs,
                               name=self.filename, device=device)
         finally:
-            timer.cancel()
             self.last_build_s = time.perf_counter() - t0
 
     def kernel(self, variant: str, exprs: Sequence[str], expr: str, device: Device) -> Kernel:
@@ -363,6 +356,18 @@ class Family:
             k = Kernel(mod.get_function(expr), device)
             self._kernels[key] = k
         return k
+
+
+@contextlib.contextmanager
+def _announced(family: str, variant: str, device: Device, count: int) -> Iterator[None]:
+    """Around a wait for a build: one line on stderr once it has lasted a second."""
+    timer = threading.Timer(1.0, _announce, (family, variant, device, count))
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 def _announce(family: str, variant: str, device: Device, count: int) -> None:
