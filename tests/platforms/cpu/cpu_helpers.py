@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import re
 
 import numpy as np
 
@@ -82,6 +83,25 @@ def cpu_device():
     if not devs:
         pytest.skip("no CPU platform")
     return devs[0]
+
+
+def vectorised_lines(source: str, name: str) -> tuple[set[int], object]:
+    """``source`` built split at its barriers with GCC's ``-fopt-info-vec-optimized``: the lines
+    of ``name`` that GCC reports "loop vectorized" at, and the module (OPENHIP_CPU_REGIONS set for
+    the build only). The caller skips under Clang (the report is GCC's)."""
+    import pytest
+
+    import openhip as hip
+
+    mp = pytest.MonkeyPatch()
+    try:
+        mp.setenv("OPENHIP_CPU_REGIONS", "1")
+        with cpu_device():
+            mod = hip.Module(source, name=name, options=["-fopt-info-vec-optimized"])
+    finally:
+        mp.undo()
+    pattern = re.escape(name) + r":(\d+):\d+: optimized: loop vectorized"
+    return {int(m) for m in re.findall(pattern, mod.program.log)}, mod
 
 
 def split_and_fibers_modules(source: str, name: str):

@@ -165,19 +165,15 @@ def test_region_only_declaring_the_alias_is_flat():
     assert "__oh_wb" not in first
 
 
-def test_last_region_vectorises(mods, monkeypatch):
+def test_last_region_vectorises(mods):
     # GCC's report: the last region (sums[warp - 1] + the store) is a vector loop
     if "clang" in mods["regions"].program.metadata["compiler"]:
         pytest.skip("-fopt-info is GCC's")
-    from cpu_helpers import cpu_device
+    from cpu_helpers import vectorised_lines
 
-    monkeypatch.setenv("OPENHIP_CPU_REGIONS", "1")
-    with cpu_device():
-        mod = hip.Module(SRC, name="warp_base_loops.hip", options=["-fopt-info-vec-optimized"])
+    lines, _ = vectorised_lines(SRC, "warp_base_loops.hip")
     text = SRC.splitlines()
     start = next(i for i, s in enumerate(text, 1) if "void wb_scan_i32(" in s)
     line = next(i for i, s in enumerate(text, 1)
                 if i > start and "if (warp > 0) value += sums[warp - 1];" in s)
-    lines = {int(m) for m in re.findall(
-        r"warp_base_loops\.hip:(\d+):\d+: optimized: loop vectorized", mod.program.log)}
     assert line in lines, (line, sorted(lines))
