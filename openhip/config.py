@@ -27,6 +27,10 @@ OPENHIP_CPU_REGIONS        ``0``: run every synchronising kernel as fibers; by d
 OPENHIP_FUSION             ``0``: openhip.numpy runs every elementwise operation as its own
                            kernel; by default chains of them (``a * x + y``) run as one
                            (``openhip/numpy/_fusion.py``)
+OPENHIP_PREFETCH           ``0``: openhip.numpy builds a kernel group only when a program
+                           needs it; by default, on a compile-cache miss, the groups a program
+                           usually needs next build on background threads
+                           (``openhip/numpy/_prefetch.py``)
 OPENHIP_POOL_LIMIT         bytes the memory pool of each device may hold: bytes, a size with
                            a suffix (``512M``, ``4G``) or a percentage of the device's memory
                            (``50%``); unset or ``0``: no limit (``openhip/runtime/pool.py``)
