@@ -359,12 +359,12 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
     for line in NEWER.read_text().splitlines():
         if not line or line.startswith("#"):
             continue
-        cuda_name, hip_name, kind, conv, library, flags, _source = line.split("\t")
+        cuda_name, hip_name, roc_name, kind, conv, library, flags, _source = line.split("\t")
         # REPLACES: the later name replaces the tables' own entry (which had no HIP equivalent).
         replaces = "REPLACES" in flags.split("|")
         flags = "|".join(f for f in flags.split("|") if f != "REPLACES")
-        entry = (hip_name, "", CONV_TYPES.index(conv), LIBRARIES.index(library), _flag_bits(flags),
-                 KINDS.index(kind))
+        entry = (hip_name, roc_name, CONV_TYPES.index(conv), LIBRARIES.index(library),
+                 _flag_bits(flags), KINDS.index(kind))
         table = includes if kind == "include" else renames
         if replaces:
             table[cuda_name] = entry
@@ -398,7 +398,7 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         "(DEVICE_TYPE_CORRECTIONS).\n"
         "RENAMES has CUDA 12's library-management names as later HIPIFY maps them\n"
         "(NEWER_RUNTIME_NAMES), and the rows of tools/hipify_newer_maps.tsv\n"
-        "(cuSPARSELt, cuFile, cuTENSOR, fp4).\n"
+        "(cuSPARSELt, cuFile, cuTENSOR, fp4, ...).\n"
         "CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.\n"
         "openhip.hipify.maps parses them once, on first use.\n"
         '"""\n',

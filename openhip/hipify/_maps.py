@@ -12,7 +12,7 @@ The __nv_bfloat16 and cuda_fp8.h types map to HIP's __hip_ ones
 (DEVICE_TYPE_CORRECTIONS).
 RENAMES has CUDA 12's library-management names as later HIPIFY maps them
 (NEWER_RUNTIME_NAMES), and the rows of tools/hipify_newer_maps.tsv
-(cuSPARSELt, cuFile, cuTENSOR, fp4).
+(cuSPARSELt, cuFile, cuTENSOR, fp4, ...).
 CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.
 openhip.hipify.maps parses them once, on first use.
 """
@@ -785,13 +785,13 @@ RENAMES = (
     'cublasCsyrk_v2_64\thipblasCsyrk_64\t\t37\t3\t1\t0\n'
     'cublasZsyrk_v2\thipblasZsyrk_v2\trocblas_zsyrk\t37\t3\t0\t0\n'
     'cublasZsyrk_v2_64\thipblasZsyrk_64\t\t37\t3\t1\t0\n'
-    'cublasCsyrkEx\thipblasCsyrkEx\t\t37\t3\t1\t0\n'
+    'cublasCsyrkEx\thipblasSyrkEx\trocblas_syrk_ex\t37\t3\t128\t0\n'
     'cublasCsyrkEx_64\thipblasCsyrkEx_64\t\t37\t3\t1\t0\n'
     'cublasCsyrk3mEx\thipblasCsyrk3mEx\t\t37\t3\t1\t0\n'
     'cublasCsyrk3mEx_64\thipblasCsyrk3mEx_64\t\t37\t3\t1\t0\n'
     'cublasCherk_v2\thipblasCherk_v2\trocblas_cherk\t37\t3\t0\t0\n'
     'cublasCherk_v2_64\thipblasCherk_v2_64\trocblas_cherk_64\t37\t3\t0\t0\n'
-    'cublasCherkEx\thipblasCherkEx\t\t37\t3\t1\t0\n'
+    'cublasCherkEx\thipblasHerkEx\trocblas_herk_ex\t37\t3\t128\t0\n'
     'cublasCherkEx_64\thipblasCherkEx_64\t\t37\t3\t1\t0\n'
     'cublasCherk3mEx\thipblasCherk3mEx\t\t37\t3\t1\t0\n'
     'cublasCherk3mEx_64\thipblasCherk3mEx_64\t\t37\t3\t1\t0\n'

@@ -14,6 +14,9 @@ Advanced Micro Devices, Inc.). The operations on argument ``k`` (0-based):
   ``cast``: in the cast given (``const_cast<const char**>(...)`` for hipRTC's option lists);
 * ``add``: insert a constant argument before argument ``k`` (after the last one when ``k`` is
   the argument count);
+* ``add_name``: like ``add``, with the target's translation of the CUDA name given
+  (``CUDA_C_32F``: ``HIP_C_32F``, under ``--roc`` ``rocblas_datatype_f32_c``, under ``--roc
+  --use-hip-data-types`` ``HIP_C_32F`` again), so the constant matches the call's other types;
 * ``copy``: insert a copy of argument ``k`` before argument ``to`` (after the last one when
   ``to`` is the argument count): hipify-clang's ``e_add_var_argument`` (rocSPARSE's
   ``batch_stride`` of the interleaved-batch solvers, passed the batch count as hipSPARSE does);
@@ -86,6 +89,7 @@ def _symbol(k: int) -> list[ArgRule]:
 
 _AUTO = "rocsparse_solve_policy_auto"
 _FORCE = "rocsparse_analysis_policy_force"
+_C32F = ArgOp(13, "add_name", "CUDA_C_32F")  #: a compute type appended after 13 arguments
 
 #: function -> its rules (at most one per target)
 ARG_RULES: dict[str, list[ArgRule]] = {
@@ -120,6 +124,11 @@ ARG_RULES: dict[str, list[ArgRule]] = {
     # synthetic/runtime_functions_12000.cu (CUDA2HIP_Runtime_API_functions.cpp maps the call to
     # hipGetProcAddress) expects HIP 7.1's 701 inserted (100 * major + minor)
     "cudaGetDriverEntryPoint": _hip(ArgOp(2, "add", "701")),
+    # hipBLAS's hipblasSyrkEx/HerkEx and rocBLAS's rocblas_syrk_ex/herk_ex take the compute type
+    # after ldc, CUDA's cublasCsyrkEx/CherkEx none (complex float: CUDA_C_32F); HIPIFY's unit
+    # tests synthetic/libraries/cublas2hipblas_8000.cu and cublas2rocblas_8000.cu expect it
+    "cublasCsyrkEx": _hip(_C32F) + _roc(_C32F),
+    "cublasCherkEx": _hip(_C32F) + _roc(_C32F),
     "cuOccupancyMaxPotentialBlockSize": _hip(ArgOp(3, "remove", data_loss=True)),
     "cuOccupancyMaxPotentialBlockSizeWithFlags": _hip(ArgOp(3, "remove", data_loss=True)),
     # cuDNN -> MIOpen (--roc --miopen)

@@ -368,12 +368,13 @@ class _Translator:
             k = op.index
             if op.arity >= 0 and op.arity != n:
                 continue
-            if op.op == "add":
+            if op.op in ("add", "add_name"):
+                value = op.value if op.op == "add" else self.target(self.tables.renames[op.value])[0]
                 if k < n:
                     a = args[k][0]
-                    prefix[a] = prefix.get(a, "") + op.value + ", "
+                    prefix[a] = prefix.get(a, "") + value + ", "
                 else:  # past the last argument: appended, as hipify-clang does
-                    prefix[rparen] = prefix.get(rparen, "") + (", " if n else "") + op.value
+                    prefix[rparen] = prefix.get(rparen, "") + (", " if n else "") + value
                 continue
             if op.op == "declare":
                 self.declare_arguments(i, rparen, n, op.value)

@@ -54,3 +54,28 @@ def test_no_argument_rules_for_roc():
 
 def test_not_a_call_left_alone():
     assert body("auto f = &cudaMemcpyToSymbol;") == "auto f = &hipMemcpyToSymbol;"
+
+
+SYRK = "cublasCsyrkEx(h, u, t, n, k, a, A, at, lda, b, C, ct, ldc);"
+
+
+def test_experimental_blas_compute_type_per_target():
+    """cublasCsyrkEx/CherkEx gain the compute type only where --experimental translates them."""
+    assert body(SYRK, experimental=True) == "hipblasSyrkEx(h, u, t, n, k, a, A, at, lda, b, C, ct, ldc, HIP_C_32F);"
+    assert body(SYRK.replace("Csyrk", "Cherk"), experimental=True, roc=True) == (
+        "rocblas_herk_ex(h, u, t, n, k, a, A, at, lda, b, C, ct, ldc, rocblas_datatype_f32_c);")
+    # --use-hip-data-types keeps hipDataType names under --roc: the constant follows
+    assert body(SYRK, experimental=True, roc=True, use_hip_data_types=True).endswith(", ldc, HIP_C_32F);")
+    # --roc --miopen selects no rule of cuBLAS's targets (as for cuSPARSE's): the name only
+    assert body(SYRK, experimental=True, roc=True, miopen=True) == (
+        "rocblas_syrk_ex(h, u, t, n, k, a, A, at, lda, b, C, ct, ldc);")
+
+
+def test_experimental_blas_kept_without_the_option():
+    r = hipify(HEAD + SYRK, filename="s.cu")
+    assert r.text[len(HEAD):] == SYRK
+    assert [w.message for w in r.warnings] == [
+        "'cublasCsyrkEx' is experimental in 'HIP'; to hipify it, use the '--experimental' option."]
+    assert r.stats.unconverted.by_name == {"cublasCsyrkEx": 1}
+    r = hipify(HEAD + SYRK, filename="s.cu", experimental=True)
+    assert r.warnings == [] and r.stats.converted.by_name["cublasCsyrkEx"] == 1

@@ -108,6 +108,11 @@ def test_newer_hipify_rows():
     e = t.renames["cuLaunchKernelEx"]
     assert (e.hip, e.flags & maps.HIP_UNSUPPORTED) == ("hipDrvLaunchKernelEx", 0)
     assert t.renames["cuEventElapsedTime_v2"].hip == "hipEventElapsedTime"
+    # a row's roc_name column: the --roc name; HIP_EXPERIMENTAL in place of the tables' UNSUPPORTED
+    e = t.renames["cublasCsyrkEx"]
+    assert (e.hip, e.roc, e.flags & (maps.UNSUPPORTED | maps.HIP_EXPERIMENTAL)) == (
+        "hipblasSyrkEx", "rocblas_syrk_ex", maps.HIP_EXPERIMENTAL)
+    assert t.renames["cusparseLtInit"].roc == ""
 
 
 def test_cutensor_statistics_and_warnings():
