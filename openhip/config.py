@@ -10,7 +10,8 @@ OPENHIP_PLATFORM           ``cpu`` | ``nvidia`` | ``amd`` | ``auto`` (default ``
                            then nvidia, then cpu)
 OPENHIP_CACHE_DIR          the on-disk compile cache (default ``$XDG_CACHE_HOME/openhip`` or
                            ``~/.cache/openhip``)
-OPENHIP_DISABLE_CACHE      ``1``: compile without the disk cache (the in-memory layer stays)
+OPENHIP_DISABLE_CACHE      ``1``: compile without the disk cache (the in-memory layer stays);
+                           openhip.numpy then starts no background (speculative) builds
 OPENHIP_COMPILE_TIMEOUT    seconds one run of a host compiler may take (CPU platform: kernels,
                            the runtime library, the precompiled header) before it is killed
                            and a CompileError says so (default 300; ``0``: no limit)
@@ -30,7 +31,8 @@ OPENHIP_FUSION             ``0``: openhip.numpy runs every elementwise operation
 OPENHIP_PREFETCH           ``0``: openhip.numpy builds a kernel group only when a program
                            needs it; by default, on a compile-cache miss, the groups a program
                            usually needs next build on background threads
-                           (``openhip/numpy/_prefetch.py``)
+                           (``openhip/numpy/_prefetch.py``); never with
+                           ``OPENHIP_DISABLE_CACHE=1``
 OPENHIP_POOL_LIMIT         bytes the memory pool of each device may hold: bytes, a size with
                            a suffix (``512M``, ``4G``) or a percentage of the device's memory
                            (``50%``); unset or ``0``: no limit (``openhip/runtime/pool.py``)

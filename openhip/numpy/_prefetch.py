@@ -20,7 +20,10 @@ way) when the program reaches them.
 - A forked child starts with no background build (its parent's end there, unbuilt).
 - At exit, queued builds are dropped and the interpreter waits for the ones under way (a
   compiler is never left running, nor its temporary directory behind).
-- ``OPENHIP_PREFETCH=0`` turns it off (read at each hint).
+- ``OPENHIP_PREFETCH=0`` turns it off (read at each hint), and so does
+  ``OPENHIP_DISABLE_CACHE=1``: without the disk cache every group a program uses compiles
+  anyway and nothing built is kept, so a guess would only spend CPU on groups the program
+  may never reach.
 """
 
 from __future__ import annotations
@@ -32,6 +35,8 @@ import weakref
 from collections import deque
 from collections.abc import Callable
 from typing import Any
+
+from ..config import cache_disabled
 
 __all__ = ["Job", "MAX_WORKERS", "enabled", "submit", "foreground", "wait_idle"]
 
@@ -47,8 +52,11 @@ _capacity = max(1, min(os.cpu_count() or 1, MAX_WORKERS))
 
 
 def enabled() -> bool:
-    """Whether hints start background builds (``OPENHIP_PREFETCH``, default on)."""
-    return os.environ.get("OPENHIP_PREFETCH", "1").strip() != "0"
+    """Whether hints start background builds: ``OPENHIP_PREFETCH`` (default on), and never
+    with ``OPENHIP_DISABLE_CACHE`` set (no disk cache: no speculative builds)."""
+    if os.environ.get("OPENHIP_PREFETCH", "1").strip() == "0":
+        return False
+    return not cache_disabled()
 
 
 class Job:

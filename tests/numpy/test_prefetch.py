@@ -223,3 +223,20 @@ def test_cold_script_ops_with_prefetch_match_numpy(isolated_cache):
     np.testing.assert_array_equal(w.get(), np.where(hx * 2 + 1 > 100, hx * 2 + 1, 0))
     np.testing.assert_allclose(e.get(), np.exp(-hx / 3000), rtol=2e-7)
     np.testing.assert_array_equal(x[m].get(), hx[hx * 2 + 1 > 100])
+
+
+def test_no_speculative_builds_without_the_disk_cache(isolated_cache, data, monkeypatch):
+    """OPENHIP_DISABLE_CACHE=1: every group compiles when used and nothing is kept, so a
+    cold build's hints start no background build (nor does a direct prefetch)."""
+    monkeypatch.setenv("OPENHIP_DISABLE_CACHE", "1")
+    hx, hy, x, y = data
+    seen: list[str] = []
+    fam = _family()
+    fam.hints = lambda v, d: _after(v, d, fam, seen)
+    np.testing.assert_array_equal(_run(fam, "add", ADD, x, y), hx + hy)
+    fam.prefetch("mul", (MUL,), get_device())
+    assert not fam._jobs and not _prefetch._queue
+    assert not _prefetch.enabled()
+    np.testing.assert_array_equal(_run(fam, "sub", SUB, x, y), hx - hy)  # built when used
+    monkeypatch.setenv("OPENHIP_DISABLE_CACHE", "0")
+    assert _prefetch.enabled()
