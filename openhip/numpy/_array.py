@@ -36,10 +36,10 @@ def _alloc(nbytes: int, device: Device) -> DeviceBuffer:
         from ..runtime.memory import malloc
 
         return malloc(0, device)
-    return _pool_allocate(_size_class(nbytes), device)
+    return _pool_allocate_class(_size_class(nbytes), device)
 
 
-from ..runtime.pool import allocate as _pool_allocate  # noqa: E402
+from ..runtime.pool import allocate_class as _pool_allocate_class  # noqa: E402
 from ..runtime.pool import size_class as _size_class  # noqa: E402
 
 

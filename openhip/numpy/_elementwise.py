@@ -34,11 +34,18 @@ from typing import Any
 
 import numpy as np
 
-from ..runtime.array import DeviceArray
+from ..runtime.array import DeviceArray, MemoryPointer
+from ..runtime.pool import allocate_class as _allocate_class
+from ..runtime.pool import size_class as _size_class
+from ..runtime.stream import _local as _stream_local
+from ..runtime.stream import resolve_stream
 from . import _creation, _fusion, _kernels, _manipulation
 from . import _dtypes as D
 from ._array import _alloc, as_ndarray, empty_array, ndarray
-from ._kernels import Family, OhArgs, collapse, ctype, grid2d, pack_struct
+from ._fusion import _PENDING
+from ._fusion import flush as _flush_pending
+from ._kernels import _ORIGINAL_LAUNCHES, Family, OhArgs, collapse, ctype, grid2d, pack_struct
+from ._kernels import Kernel as _Kernel
 
 __all__ = [
     "abs", "acos", "acosh", "add", "asin", "asinh", "atan", "atan2", "atanh", "bitwise_and",
@@ -403,15 +410,37 @@ def _set_scalar(a: OhArgs, k: int, value: Any, dt: np.dtype, name: str) -> None:
 
 
 _FUSABLE = frozenset(_fusion.OPCODES)
+_LAUNCH_PACKED, _LAUNCH_GRID = _ORIGINAL_LAUNCHES
 
 
 class _Plan:
+    """A memoised launch of one (operation, operand dtypes/shapes/strides): the kernel, its
+    packed arguments (every field but the pointers and scalars fixed), the output's layout,
+    and the platform's prepared launch (``go``). A repeat of the same layout fills in the
+    pointers (and scalars) and launches; nothing is re-derived."""
+
     __slots__ = ("kernel", "args", "packed", "out_shape", "out_dtype", "out_strides", "n",
-                 "lock", "scalars", "name", "grid", "itemsizes")
+                 "lock", "scalars", "name", "grid", "itemsizes", "device", "cls", "fuse",
+                 "words", "arrays", "go")
 
 
 _PLANS: dict[tuple, _Plan] = {}
 _PLAN_LOCK = threading.Lock()
+_new_object = object.__new__
+
+
+def _plan_key(name: str, operands: tuple[Any, ...]) -> tuple:
+    """The memo key of ``operands``: each array's (dtype, shape, strides), each scalar's
+    type (a plan serves exactly one layout)."""
+    if len(operands) == 2:
+        a, b = operands
+        return (name, (a.dtype, a.shape, a._strides) if type(a) is ndarray else type(a),
+                (b.dtype, b.shape, b._strides) if type(b) is ndarray else type(b))
+    if len(operands) == 1:
+        a = operands[0]
+        return (name, (a.dtype, a.shape, a._strides) if type(a) is ndarray else type(a))
+    return (name,) + tuple(
+        (v.dtype, v.shape, v._strides) if type(v) is ndarray else type(v) for v in operands)
 
 
 def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None,
@@ -421,10 +450,24 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None,
     A fusable operation (_fusion.py) returns a pending array instead of launching. ``into``:
     the new C-contiguous result array to write (a pending one-operation result being
     computed), else one is allocated; unlike ``out`` it takes the memoised plan."""
-    if out is None and into is None and op.name in _FUSABLE:
-        res = _fusion.try_fuse(op, operands, ndarray)
-        if res is not None:
-            return res
+    if out is None:
+        # the warm path: the plan of this exact layout, on the arrays' device
+        plan = _PLANS.get(_plan_key(op.name, operands))
+        if plan is not None:
+            dev = plan.device
+            for i in plan.arrays:
+                if operands[i - 1]._data.mem.device is not dev:
+                    break
+            else:
+                if plan.fuse and into is None:
+                    res = _fusion.try_fuse(op, operands, ndarray)
+                    if res is not None:
+                        return res
+                return _launch(plan, operands, into)
+        if into is None and op.name in _FUSABLE:
+            res = _fusion.try_fuse(op, operands, ndarray)
+            if res is not None:
+                return res
     arrays: list[ndarray] = []
     for i, v in enumerate(operands):
         if type(v) is ndarray:
@@ -436,14 +479,6 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None,
             operands = operands[:i] + (arrays[-1],) + operands[i + 1:]
     if not arrays:
         raise TypeError(f"{op.name}: at least one argument must be an array")
-    # warm path: the plan of this exact layout
-    key = (op.name,) + tuple(
-        (v.dtype, v.shape, v._strides) if type(v) is ndarray else type(v) for v in operands)
-    if out is None:
-        plan = _PLANS.get(key)
-        if plan is not None and arrays[0].device is plan.kernel.device and (
-                len(arrays) == 1 or _same_device(arrays)):
-            return _launch(plan, operands, into)
     dev = _check_devices(op.name, arrays)
     # dtype of the computation
     if op.name == "where":
@@ -504,17 +539,31 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None,
     plan.itemsizes = [odt.itemsize] + [  # layout 0's pointer steps (0: an inline scalar)
         0 if (smask >> k) & 1 else (D.bool if (op.name == "where" and k == 1) else dt).itemsize
         for k in range(1, len(conv) + 1)] if layout == 0 else None
-    plan.kernel = _kernel(op, dt, layout, dev)
+    k = plan.kernel = _kernel(op, dt, layout, dev)
     plan.args = a
     plan.packed = pack_struct(a)
     plan.out_strides = _c_strides(shape, odt.itemsize)
     plan.lock = threading.Lock()
+    plan.device = dev
+    plan.cls = _size_class(plan.n * odt.itemsize) if plan.n else 0
+    plan.words = memoryview(a).cast("B").cast("Q")  # a.ptr[i] is words[i]
+    plan.arrays = tuple(i for i, v in enumerate(conv, 1) if type(v) is ndarray)
+    first = conv[plan.arrays[0] - 1].shape
+    # the fusion's early exit (a small first array operand) is fixed by the layout
+    plan.fuse = op.name in _FUSABLE and not (first and math.prod(first) < _fusion.MIN_ELEMENTS)
+    plan.go = None
+    if plan.n:
+        if plan.grid is not None:  # (what _launch would call: launch_grid)
+            plan.go = k.launcher(plan.grid, plan.packed)
+        elif plan.itemsizes is None or plan.n <= _kernels.FLAT_CHUNK:  # launch_packed
+            grid, block = k.packed_grid(plan.n)
+            plan.go = k.launcher(grid, plan.packed, block)
     if out is None and all(type(v) is ndarray or type(v) in _SCALARS for v in operands) and \
             all(c is v for c, v in zip(conv, operands, strict=True)):
         with _PLAN_LOCK:
             if len(_PLANS) > 4096:
                 _PLANS.clear()
-            _PLANS[key] = plan
+            _PLANS[_plan_key(op.name, operands)] = plan
     return _launch(plan, tuple(conv), out if out is not None else into)
 
 
@@ -544,26 +593,47 @@ def _c_strides(shape: tuple[int, ...], itemsize: int) -> tuple[int, ...]:
 
 
 def _launch(plan: _Plan, operands: tuple[Any, ...], out: ndarray | None) -> ndarray:
-    k = plan.kernel
     if out is None:
-        dt = plan.out_dtype
-        out = ndarray._new(_alloc(plan.n * dt.itemsize, k.device), plan.out_shape, dt, 0,
-                           plan.out_strides)
+        if not plan.n:
+            dt = plan.out_dtype
+            return ndarray._new(_alloc(0, plan.device), plan.out_shape, dt, 0,
+                                plan.out_strides)
+        out = _new_object(ndarray)  # ndarray._new_contig's fields, without the frames
+        buf = _allocate_class(plan.cls, plan.device)
+        out._data = MemoryPointer(buf, 0)
+        out.shape = plan.out_shape
+        out.dtype = plan.out_dtype
+        out._base = None
+        out._strides = plan.out_strides
         out._contig = True
-    if plan.n == 0:
-        return out
+        optr = buf._ptr
+    else:
+        if plan.n == 0:
+            return out
+        optr = out.data.ptr
+    if _PENDING:  # (what ndarray.data does) the operands' pending values are computed
+        _flush_pending()
     with plan.lock:
-        a = plan.args
-        a.ptr[0] = out.data.ptr
-        i = 1
-        for v in operands:
-            if type(v) is ndarray:
-                a.ptr[i] = v.data.ptr
-            i += 1
-        for i, dt in plan.scalars:
-            _set_scalar(a, i, operands[i - 1], dt, plan.name)
+        words = plan.words
+        words[0] = optr
+        for i in plan.arrays:
+            d = operands[i - 1]._data
+            m = d.mem
+            p = m._ptr
+            words[i] = (m.ptr if p is None else p) + d.offset  # (a freed buffer raises)
+        if plan.scalars:
+            a = plan.args
+            for i, dt in plan.scalars:
+                _set_scalar(a, i, operands[i - 1], dt, plan.name)
+        go = plan.go
+        if go is not None and _Kernel.launch_packed is _LAUNCH_PACKED and \
+                _Kernel.launch_grid is _LAUNCH_GRID:
+            go(resolve_stream(None, plan.device)._handle
+               if getattr(_stream_local, "stack", None) else None)
+            return out
+        k = plan.kernel
         if plan.itemsizes is not None and plan.n > _kernels.FLAT_CHUNK:
-            k.launch_flat(plan.n, a, plan.itemsizes)
+            k.launch_flat(plan.n, plan.args, plan.itemsizes)
         elif plan.grid is None:
             k.launch_packed(plan.n, plan.packed)
         else:

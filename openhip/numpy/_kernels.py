@@ -221,16 +221,32 @@ class Kernel:
         """Like :meth:`launch_ohargs` with the struct already wrapped (:func:`pack_struct`):
         the warm path of a memoised launch plan (a chunked kernel: ``n`` elements, in
         ``ceil(n / chunk)`` threads)."""
+        grid, block = self.packed_grid(n, block)
+        handle = None if not _stream_stack() else resolve_stream(None, self.device)._handle
+        self._platform.launch(self._index, self._handle, grid, (block, 1, 1), 0, handle, packed)
+
+    def packed_grid(self, n: int, block: int = BLOCK) -> tuple[tuple[int, int, int], int]:
+        """The grid and block :meth:`launch_packed` launches for ``n`` elements."""
         if self.chunk != 1:
             n = (n + self.chunk - 1) // self.chunk
             block = self.block
         blocks = (n + block - 1) // block or 1
         if blocks <= self._maxgx:
-            grid = (blocks, 1, 1)
-        else:
-            grid = (self._maxgx, (blocks + self._maxgx - 1) // self._maxgx, 1)
-        handle = None if not _stream_stack() else resolve_stream(None, self.device)._handle
-        self._platform.launch(self._index, self._handle, grid, (block, 1, 1), 0, handle, packed)
+            return (blocks, 1, 1), block
+        return (self._maxgx, (blocks + self._maxgx - 1) // self._maxgx, 1), block
+
+    def launcher(self, grid: tuple[int, int, int], packed: PackedArgs, block: int = BLOCK
+                 ) -> Callable[[Any], None] | None:
+        """The platform's prepared launch of ``packed`` over ``grid``: ``go(stream_handle)``
+        (``None``: the default stream), whose arguments are converted once; ``packed``'s
+        buffer is read at each call (the CPU platform's ``launcher``). None where the
+        platform has none (GPUs) or a launch must take the full path (memcheck's argument
+        checks). Callers use it only while :func:`hooked` is False (the profiler records
+        :meth:`launch_packed`/:meth:`launch_grid`, not this)."""
+        make = getattr(self._platform, "launcher", None)
+        if make is None:
+            return None
+        return make(self._index, self._handle, grid, (block, 1, 1), 0, packed)
 
 
     def launch_grid(self, grid: tuple[int, int, int], packed: PackedArgs,
@@ -238,6 +254,15 @@ class Kernel:
         """Launch ``packed`` over an explicit grid (the 2-D layout's, :func:`grid2d`)."""
         handle = None if not _stream_stack() else resolve_stream(None, self.device)._handle
         self._platform.launch(self._index, self._handle, grid, (block, 1, 1), 0, handle, packed)
+
+
+_ORIGINAL_LAUNCHES = (Kernel.launch_packed, Kernel.launch_grid)
+
+
+def hooked() -> bool:
+    """Whether a tool (the profiler) has wrapped :meth:`Kernel.launch_packed` or
+    :meth:`Kernel.launch_grid`: then every launch must go through them."""
+    return (Kernel.launch_packed, Kernel.launch_grid) != _ORIGINAL_LAUNCHES
 
 
 def grid2d(rows: int, cols: int, block: int = BLOCK) -> tuple[int, int, int]:

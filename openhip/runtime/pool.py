@@ -77,9 +77,10 @@ from ..tools.memcheck.flags import enabled as _memcheck_on
 from .device import Device, get_device
 from .memory import DeviceBuffer, _export_lock
 from .stream import Stream, _stream_stack, resolve_stream
+from .stream import _local as _stream_local
 
-__all__ = ["MemoryPool", "PooledBuffer", "get_default_memory_pool", "allocate", "size_class",
-           "parse_limit"]
+__all__ = ["MemoryPool", "PooledBuffer", "get_default_memory_pool", "allocate",
+           "allocate_class", "size_class", "parse_limit"]
 
 _SMALL = 1 << 20  # up to here classes are multiples of 512 bytes
 _SMALL_STEP = 512
@@ -137,10 +138,29 @@ class _Cached:
         self.event = event
 
 
+_new_pooled = object.__new__
+
+
 class PooledBuffer(DeviceBuffer):
     """A DeviceBuffer whose memory is a pool block: releasing it returns the block."""
 
     __slots__ = ("_pool", "_cls", "_sref", "_zone")
+
+    def __del__(self) -> None:
+        # DeviceBuffer.__del__ -> _release, one frame less for a block nothing exported
+        try:
+            ptr = self._ptr
+            if ptr is None:
+                return
+            if self._exports is not None:
+                self._release(False)
+                return
+            self._ptr = None
+            report = self._pool._give_back(ptr, self._cls, self._zone, self._sref)
+            if report:
+                warnings.warn(f"hipFree: {report}", RuntimeWarning, stacklevel=2)
+        except Exception:  # noqa: BLE001 - interpreter shutdown
+            pass
 
     def _release(self, explicit: bool) -> None:
         ptr, self._ptr = self._ptr, None
@@ -272,11 +292,22 @@ class MemoryPool:
         return self._allocate(nbytes, s)
 
     def _allocate(self, nbytes: int, s: Stream) -> PooledBuffer:
-        cls = size_class(nbytes)
+        cls = (nbytes + 511) & -512 if nbytes <= _SMALL else size_class(nbytes)
+        block = None
         with self._lock:
             if self._returns:
                 self._settle_locked()
-            block = self._take_locked(cls, s)
+            blocks = self._free.get(cls)
+            if blocks:  # the warm path: the newest block of the class, this stream's
+                b = blocks[-1]
+                r = b.sref
+                if r is None or r() is s:
+                    block = blocks.pop()
+                    self._cached -= cls
+                    self._n_cached -= 1
+                    self.hits += 1
+            if block is None:
+                block = self._take_locked(cls, s)
             trim = block is None and self.cache_cap and self._cached > self.cache_cap
             if block is None and not trim:
                 reserved = self._reserve_locked(cls)
@@ -306,7 +337,12 @@ class MemoryPool:
             ptr = self._fresh(nbytes, cls, reserved)
             if self._resize is not None and cls != nbytes:
                 self._resize(self._index, ptr, nbytes)
-        buf = PooledBuffer(ptr, nbytes, self.device)
+        buf = _new_pooled(PooledBuffer)  # (DeviceBuffer.__init__'s fields, one frame less)
+        buf._ptr = ptr
+        buf.nbytes = nbytes
+        buf.device = self.device
+        buf._owner = True
+        buf._exports = None
         buf._pool = self
         buf._cls = cls
         buf._zone = zone
@@ -507,6 +543,17 @@ def get_default_memory_pool(device: Device | int | None = None) -> MemoryPool:
             if pool is None:
                 pool = dev._pool = MemoryPool(dev)
     return pool
+
+
+def allocate_class(cls: int, device: Device) -> DeviceBuffer:
+    """:func:`allocate` of ``cls`` bytes, a whole size class (``size_class(cls) == cls``,
+    ``cls > 0``), on ``device`` for the thread's current stream: openhip.numpy's arrays."""
+    pool = device.__dict__.get("_pool") or get_default_memory_pool(device)
+    if getattr(_stream_local, "stack", None):
+        s = resolve_stream(None, device)
+    else:
+        s = device.__dict__.get("_default_stream") or Stream._default(device)
+    return pool._allocate(cls, s)
 
 
 def allocate(nbytes: int, device: Device | int | None = None,
