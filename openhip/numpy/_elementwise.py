@@ -29,6 +29,7 @@ from __future__ import annotations
 import builtins
 import ctypes
 import math
+import struct
 import threading
 from typing import Any
 
@@ -409,6 +410,35 @@ def _set_scalar(a: OhArgs, k: int, value: Any, dt: np.dtype, name: str) -> None:
     a.scal[k][1] = int.from_bytes(raw[8:16], "little")
 
 
+def _int_packer(size: int, signed: bool) -> Any:
+    def pack(value: int) -> bytes:
+        return value.to_bytes(size, "little", signed=signed)
+    return pack
+
+
+#: the bytes of a Python scalar in a dtype (by ``dtype.char``), as :func:`_scalar_bytes`
+#: computes them (OverflowError where it raises), without a numpy array per call
+_PACKERS: dict[str, Any] = {
+    "f": struct.Struct("<f").pack, "d": struct.Struct("<d").pack,
+    "b": _int_packer(1, True), "h": _int_packer(2, True), "i": _int_packer(4, True),
+    "l": _int_packer(8, True), "q": _int_packer(8, True),
+    "B": _int_packer(1, False), "H": _int_packer(2, False), "I": _int_packer(4, False),
+    "L": _int_packer(8, False), "Q": _int_packer(8, False),
+}
+_PACK_TYPES = {"f": (bool, int, float), "d": (bool, int, float)}
+
+
+def _scalar_packer(dt: np.dtype, kind: type) -> Any:
+    """A fast ``pack(value) -> bytes`` for Python scalars of type ``kind`` in ``dt`` (the
+    itemsize's bytes), or None (then :func:`_scalar_bytes`)."""
+    pack = _PACKERS.get(dt.char)
+    if pack is None or dt.byteorder not in "=|<" or dt.itemsize > 8:
+        return None
+    if kind not in _PACK_TYPES.get(dt.char, (bool, int)):
+        return None
+    return pack
+
+
 _FUSABLE = frozenset(_fusion.OPCODES)
 _LAUNCH_PACKED, _LAUNCH_GRID = _ORIGINAL_LAUNCHES
 
@@ -421,7 +451,7 @@ class _Plan:
 
     __slots__ = ("kernel", "args", "packed", "out_shape", "out_dtype", "out_strides", "n",
                  "lock", "scalars", "name", "grid", "itemsizes", "device", "cls", "fuse",
-                 "words", "arrays", "go")
+                 "words", "raw", "arrays", "go")
 
 
 _PLANS: dict[tuple, _Plan] = {}
@@ -527,8 +557,10 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None,
         else:
             smask |= 1 << k
             want = D.bool if (op.name == "where" and k == 1) else dt
-            plan.scalars.append((k, want))
             _set_scalar(a, k, v, want, op.name)
+            pack = _scalar_packer(want, type(v))
+            off = OhArgs.scal.offset + 16 * k
+            plan.scalars.append((k, want, pack, off, off + want.itemsize))
             strides.append([0] * len(shape))
     a.smask = smask
     layout, plan.grid = (0, None) if contig_ok else _fill_strided(
@@ -546,7 +578,8 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None,
     plan.lock = threading.Lock()
     plan.device = dev
     plan.cls = _size_class(plan.n * odt.itemsize) if plan.n else 0
-    plan.words = memoryview(a).cast("B").cast("Q")  # a.ptr[i] is words[i]
+    plan.raw = memoryview(a).cast("B")
+    plan.words = plan.raw.cast("Q")  # a.ptr[i] is words[i]
     plan.arrays = tuple(i for i, v in enumerate(conv, 1) if type(v) is ndarray)
     first = conv[plan.arrays[0] - 1].shape
     # the fusion's early exit (a small first array operand) is fixed by the layout
@@ -622,9 +655,16 @@ def _launch(plan: _Plan, operands: tuple[Any, ...], out: ndarray | None) -> ndar
             p = m._ptr
             words[i] = (m.ptr if p is None else p) + d.offset  # (a freed buffer raises)
         if plan.scalars:
-            a = plan.args
-            for i, dt in plan.scalars:
-                _set_scalar(a, i, operands[i - 1], dt, plan.name)
+            for i, dt, pack, lo, hi in plan.scalars:
+                if pack is None:
+                    _set_scalar(plan.args, i, operands[i - 1], dt, plan.name)
+                    continue
+                v = operands[i - 1]
+                try:
+                    plan.raw[lo:hi] = pack(v)  # (the rest of its 16 bytes stays zero)
+                except (OverflowError, struct.error):
+                    raise OverflowError(f"{plan.name}: Python scalar {v!r} does not fit in "
+                                        f"{dt}") from None
         go = plan.go
         if go is not None and _Kernel.launch_packed is _LAUNCH_PACKED and \
                 _Kernel.launch_grid is _LAUNCH_GRID:
