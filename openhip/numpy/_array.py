@@ -412,7 +412,22 @@ def _install_operators() -> None:
         "lshift": ew.bitwise_left_shift, "rshift": ew.bitwise_right_shift,
     }
 
+    apply, is_operand = ew._apply, ew._is_operand
+
     def make(fn, reflected: bool):
+        o = getattr(fn, "_op", None)
+        if o is not None:  # (x + y: straight to the elementwise machinery)
+            if reflected:
+                def op(self, other):
+                    if type(other) is ndarray or is_operand(other):
+                        return apply(o, (other, self))
+                    return NotImplemented
+            else:
+                def op(self, other):
+                    if type(other) is ndarray or is_operand(other):
+                        return apply(o, (self, other))
+                    return NotImplemented
+            return op
         if reflected:
             def op(self, other):
                 if not ew._is_operand(other):

@@ -29,6 +29,7 @@ from __future__ import annotations
 import builtins
 import ctypes
 import math
+import os
 import struct
 import threading
 from typing import Any
@@ -600,6 +601,18 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None,
     return _launch(plan, tuple(conv), out if out is not None else into)
 
 
+def _after_fork_child() -> None:
+    """A forked child's plans get fresh locks (a parent's thread may hold one at the fork)."""
+    global _PLAN_LOCK
+    _PLAN_LOCK = threading.Lock()
+    for plan in list(_PLANS.values()):
+        plan.lock = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_child)
+
+
 def _apply_into(op: Op, operands: tuple[Any, ...], into: ndarray) -> None:
     _apply(op, operands, into=into)
 
@@ -715,6 +728,7 @@ def _make2(name: str):
 
     def f(x1: Any, x2: Any, /) -> ndarray:
         return _apply(op, (x1, x2))
+    f._op = op  # (the array's operators call _apply with it, one frame less)
     f.__name__ = name
     f.__qualname__ = name
     f.__doc__ = f"Elementwise ``{name}`` (Array API), broadcasting ``x1`` and ``x2``."
