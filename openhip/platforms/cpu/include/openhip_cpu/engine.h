@@ -1336,6 +1336,30 @@ inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
     return ::openhip::detail::Signature<decltype(__VA_ARGS__)>::count;                         \
   }
 
+// Regions mode: a region's `int x = U + threadIdx.x;` (U block-uniform: the block's coordinates,
+// literals, constants) runs in a copy of the region's thread loop written `(int)(U) +
+// (int)threadIdx.x` where isum_of<decltype((U) + 0)>::ok(U, blockDim.x) holds: U integral and
+// 0 <= U <= INT_MAX - (blockDim.x - 1), so both are the same value for every thread, and the
+// signed sum is one GCC may assume does not wrap: what x subscripts has affine addresses in the
+// loop (an unsigned sum converted to int may wrap for all GCC knows: an index computed and
+// sign-extended per access, no vector loop).  Other U (floating, negative, too large): the
+// region's loop as written (regions.py _isum_subs).
+namespace openhip {
+namespace detail {
+template <class U, bool = static_cast<U>(1) / static_cast<U>(2) == static_cast<U>(0)>
+struct isum_of {
+  static bool ok(U, unsigned) { return false; }
+};
+template <class U>
+struct isum_of<U, true> {
+  __attribute__((always_inline)) static bool ok(U u, unsigned n) {
+    const unsigned long long v = static_cast<unsigned long long>(u);
+    return v <= 0x7fffffffull && v + n <= 0x80000000ull;
+  }
+};
+}  // namespace detail
+}  // namespace openhip
+
 // Regions mode: runs the statement that follows once per thread of the block, threadIdx set,
 // `lt` the linear thread id (x fastest); `continue` in it goes on with the next thread.
 // lt is a signed int (it cannot overflow, so per-thread arrays indexed by it have affine
