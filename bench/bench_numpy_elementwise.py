@@ -13,7 +13,8 @@ Measured (medians over repeats, each openhip timing includes the synchronisation
 - a strided op (``x.T + y`` with 4096x4096 operands) and a broadcast op (matrix + row vector);
 - the dispatch overhead of one small warm op (``x + y`` on 16 floats, no synchronisation, the
   enqueue cost a caller pays; numpy's same op for comparison; below fusion's threshold, so
-  unfused), with the results dropped and kept; and one ``x + y`` at fusion's threshold
+  unfused), with the results dropped and kept, and ``x * 2.0`` (a Python scalar operand);
+  and one ``x + y`` at fusion's threshold
   (``_fusion.MIN_ELEMENTS``) fused and unfused: what deferring one operation costs;
 - a script of 20 common operations in a fresh process with an empty OPENHIP_CACHE_DIR (cold)
   and again in a fresh process with that cache (warm); with the cold run's CPU time (the
@@ -184,6 +185,20 @@ def main() -> None:
     print(f"dispatch of one small op (x + y, 16 f32; below fusion's MIN_ELEMENTS: unfused): "
           f"openhip {to * 1e6:.1f} us (results dropped) / {tk * 1e6:.1f} us (kept); numpy "
           f"{tn * 1e6:.2f} us")
+    xs = hnp.asarray(nx)
+
+    def scalar_op():  # a Python scalar operand: packed into the launch at each call
+        for _ in range(reps):
+            xs * 2.0
+        hip.synchronize()
+
+    def loop_ns():
+        for _ in range(reps):
+            nx * 2.0
+    ts = median(scalar_op, 5, clock=clock) / reps
+    tns = median(loop_ns, 5, clock=clock) / reps
+    print(f"dispatch with a scalar (x * 2.0, 16 f32): openhip {ts * 1e6:.1f} us (dropped); "
+          f"numpy {tns * 1e6:.2f} us")
     # a result just at fusion's threshold: the cost of deferring one operation
     n2 = getattr(_fusion, "MIN_ELEMENTS", 1 << 15)
     _, kept2 = loops(n2, 500)

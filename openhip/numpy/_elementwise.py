@@ -31,6 +31,7 @@ import ctypes
 import math
 import os
 import struct
+import sys
 import threading
 from typing import Any
 
@@ -490,7 +491,7 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None,
                 if operands[i - 1]._data.mem.device is not dev:
                     break
             else:
-                if plan.fuse and into is None:
+                if plan.fuse >= _fusion.MIN_ELEMENTS and into is None:
                     res = _fusion.try_fuse(op, operands, ndarray)
                     if res is not None:
                         return res
@@ -583,8 +584,9 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None,
     plan.words = plan.raw.cast("Q")  # a.ptr[i] is words[i]
     plan.arrays = tuple(i for i, v in enumerate(conv, 1) if type(v) is ndarray)
     first = conv[plan.arrays[0] - 1].shape
-    # the fusion's early exit (a small first array operand) is fixed by the layout
-    plan.fuse = op.name in _FUSABLE and not (first and math.prod(first) < _fusion.MIN_ELEMENTS)
+    # try_fuse's early exit (a first array operand of fewer than MIN_ELEMENTS) by the layout:
+    # the size it compares (-1: not fusable; a 0-d first operand: always asked)
+    plan.fuse = -1 if op.name not in _FUSABLE else math.prod(first) if first else sys.maxsize
     plan.go = None
     if plan.n:
         if plan.grid is not None:  # (what _launch would call: launch_grid)

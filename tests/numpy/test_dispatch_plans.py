@@ -209,6 +209,7 @@ def test_warm_launches_go_to_the_current_stream(device, monkeypatch):
     monkeypatch.setattr(ew, "_PLANS", {})
     x = hnp.ones(16, dtype=hnp.float32, device=device)
     x + x  # the plan (its launcher calls record)
+    hip.synchronize()  # (x is filled on the default stream; another stream does not wait)
     s = hip.Stream(device)
     with s:
         z = x + x
