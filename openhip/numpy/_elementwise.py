@@ -484,7 +484,13 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None,
     computed), else one is allocated; unlike ``out`` it takes the memoised plan."""
     if out is None:
         # the warm path: the plan of this exact layout, on the arrays' device
-        plan = _PLANS.get(_plan_key(op.name, operands))
+        if len(operands) == 2:  # (_plan_key, inline)
+            a, b = operands
+            plan = _PLANS.get((
+                op.name, (a.dtype, a.shape, a._strides) if type(a) is ndarray else type(a),
+                (b.dtype, b.shape, b._strides) if type(b) is ndarray else type(b)))
+        else:
+            plan = _PLANS.get(_plan_key(op.name, operands))
         if plan is not None:
             dev = plan.device
             for i in plan.arrays:
@@ -648,7 +654,9 @@ def _launch(plan: _Plan, operands: tuple[Any, ...], out: ndarray | None) -> ndar
                                 plan.out_strides)
         out = _new_object(ndarray)  # ndarray._new_contig's fields, without the frames
         buf = _allocate_class(plan.cls, plan.device)
-        out._data = MemoryPointer(buf, 0)
+        mp = out._data = _new_object(MemoryPointer)
+        mp.mem = buf
+        mp.offset = 0
         out.shape = plan.out_shape
         out.dtype = plan.out_dtype
         out._base = None

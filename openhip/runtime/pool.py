@@ -301,8 +301,18 @@ class MemoryPool:
         cls = (nbytes + 511) & -512 if nbytes <= _SMALL else size_class(nbytes)
         block = None
         with self._lock:
-            if self._returns:
-                self._settle_locked()
+            returns = self._returns
+            if returns:
+                if len(returns) == 1 and type(returns[0]) is _Cached:  # (one free: inline)
+                    item = returns.popleft()
+                    lst = self._free.get(item.cls)
+                    if lst is None:
+                        lst = self._free[item.cls] = []
+                    lst.append(item)
+                    self._cached += item.cls
+                    self._n_cached += 1
+                else:
+                    self._settle_locked()
             blocks = self._free.get(cls)
             if blocks:  # the warm path: the newest block of the class, this stream's
                 b = blocks[-1]

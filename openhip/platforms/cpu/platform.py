@@ -314,7 +314,7 @@ class CpuPlatform(Platform):
     def check_bounds(self, device: int, ptr: int) -> str | None:
         """What damage the red zones of the allocation holding ``ptr`` show (repaired on the
         way), or None when they are intact."""
-        lib = self._lib()
+        lib = self._rt or self._lib()  # (the pool's return of every block: no frame)
         with self._free_lock:
             rc = lib.ohcpu_redzone_check(ptr, self._free_msg, _MSG_CAP)
             return self._free_msg.value.decode(errors="replace") if rc == 700 else None
@@ -397,7 +397,7 @@ class CpuPlatform(Platform):
         return True
 
     def stream_busy(self, device: int, stream: Any) -> bool:
-        rc = self._lib().ohcpu_stream_busy(stream)
+        rc = (self._rt or self._lib()).ohcpu_stream_busy(stream)
         if rc < 0:
             self._check(-rc, "hipStreamQuery")
         return rc == 1
