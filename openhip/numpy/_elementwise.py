@@ -291,6 +291,16 @@ def astype(x: ndarray, dtype: Any, /, *, copy: bool = True, device: Any = None) 
     if D.kind_of(x.dtype) == "c" and D.kind_of(dt) != "c":
         raise TypeError(f"astype: cannot cast complex {x.dtype} to {dt}; take real() or "
                         f"abs() first")
+    if type(x) is ndarray and x.size:  # a plan per layout, as the operations'
+        key = ("astype", x.dtype, x.shape, x._strides, dt)
+        plan = _PLANS.get(key)
+        if plan is None or x._data.mem.device is not plan.device:
+            plan = _cast_plan(x, dt)
+            with _PLAN_LOCK:
+                if len(_PLANS) > 4096:
+                    _PLANS.clear()
+                _PLANS[key] = plan
+        return _launch(plan, (x,), None)
     out = empty_array(x.shape, dt, x.device)
     _cast_into(out, x)
     return out
@@ -475,6 +485,11 @@ def _plan_key(name: str, operands: tuple[Any, ...]) -> tuple:
         (v.dtype, v.shape, v._strides) if type(v) is ndarray else type(v) for v in operands)
 
 
+def _out_key(name: str, operands: tuple[Any, ...], out: ndarray) -> tuple:
+    """The memo key of an operation writing into ``out`` (the in-place operators)."""
+    return _plan_key(name, operands) + (("out", out.dtype, out.shape, out._strides),)
+
+
 def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None,
            into: ndarray | None = None) -> ndarray:
     """Run ``op`` over arrays and Python scalars (numpy/DeviceArray inputs are converted).
@@ -594,18 +609,14 @@ def _apply(op: Op, operands: tuple[Any, ...], out: ndarray | None = None,
     # the size it compares (-1: not fusable; a 0-d first operand: always asked)
     plan.fuse = -1 if op.name not in _FUSABLE else math.prod(first) if first else sys.maxsize
     plan.go = None
-    if plan.n:
-        if plan.grid is not None:  # (what _launch would call: launch_grid)
-            plan.go = k.launcher(plan.grid, plan.packed)
-        elif plan.itemsizes is None or plan.n <= _kernels.FLAT_CHUNK:  # launch_packed
-            grid, block = k.packed_grid(plan.n)
-            plan.go = k.launcher(grid, plan.packed, block)
-    if out is None and all(type(v) is ndarray or type(v) in _SCALARS for v in operands) and \
-            all(c is v for c, v in zip(conv, operands, strict=True)):
+    if all(type(v) is ndarray or type(v) in _SCALARS for v in operands) and \
+            all(c is v for c, v in zip(conv, operands, strict=True)):  # memoised
+        _prepare(plan)
+        key = _plan_key(op.name, operands) if out is None else _out_key(op.name, operands, out)
         with _PLAN_LOCK:
             if len(_PLANS) > 4096:
                 _PLANS.clear()
-            _PLANS[_plan_key(op.name, operands)] = plan
+            _PLANS[key] = plan
     return _launch(plan, tuple(conv), out if out is not None else into)
 
 
@@ -619,6 +630,47 @@ def _after_fork_child() -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_child)
+
+
+def _prepare(plan: _Plan) -> None:
+    """The prepared launch of a plan that is kept (making one costs 2 us)."""
+    k = plan.kernel
+    if plan.n:
+        if plan.grid is not None:  # (what _launch would call: launch_grid)
+            plan.go = k.launcher(plan.grid, plan.packed)
+        elif plan.itemsizes is None or plan.n <= _kernels.FLAT_CHUNK:  # launch_packed
+            grid, block = k.packed_grid(plan.n)
+            plan.go = k.launcher(grid, plan.packed, block)
+
+
+def _cast_plan(x: ndarray, dt: np.dtype) -> _Plan:
+    """The plan of ``x.astype(dt)`` into a new C-contiguous array (:func:`_cast_into`'s
+    kernel and layout), memoised per (x's dtype, shape, strides; dt)."""
+    shape, n, dev = x.shape, x.size, x.device
+    plan = _Plan()
+    plan.out_shape, plan.out_dtype, plan.n, plan.name = shape, dt, n, "astype"
+    a = OhArgs()
+    a.n = n
+    ostr = _c_strides(shape, dt.itemsize)
+    sizes = [dt.itemsize, x.dtype.itemsize]
+    layout, plan.grid = (0, None) if x._contig else _fill_strided(
+        a, shape, [list(ostr), _bstrides(x, shape)], sizes)
+    plan.itemsizes = sizes if layout == 0 else None
+    plan.kernel = _cast_kernel(x.dtype, dt, layout, dev)
+    plan.args = a
+    plan.packed = pack_struct(a)
+    plan.out_strides = ostr
+    plan.lock = threading.Lock()
+    plan.device = dev
+    plan.cls = _size_class(n * dt.itemsize) if n else 0
+    plan.raw = memoryview(a).cast("B")
+    plan.words = plan.raw.cast("Q")
+    plan.arrays = (1,)
+    plan.scalars = []
+    plan.fuse = -1
+    plan.go = None
+    _prepare(plan)
+    return plan
 
 
 def _apply_into(op: Op, operands: tuple[Any, ...], into: ndarray) -> None:
@@ -707,6 +759,12 @@ def _launch(plan: _Plan, operands: tuple[Any, ...], out: ndarray | None) -> ndar
 def _inplace(fn: Any, x: ndarray, other: Any) -> ndarray:
     """``x <op>= other``: the result must keep x's shape and dtype (the standard's rule)."""
     op = _OPS[fn.__name__]
+    if type(x) is ndarray:  # the warm path: this layout's plan (its dtypes were checked here)
+        plan = _PLANS.get(_out_key(op.name, (x, other), x))
+        if plan is not None and x._data.mem.device is plan.device and (
+                type(other) is not ndarray or other._data.mem.device is plan.device):
+            _launch(plan, (x, other), x)
+            return x
     res_dt = D.result_type(x, other) if type(other) is not ndarray or True else None
     if op.inexact and D.kind_of(res_dt) in "biu":
         res_dt = D.float64

@@ -238,3 +238,47 @@ def test_a_wrapped_launch_sees_warm_launches(device, monkeypatch):
     np.testing.assert_array_equal(_np(z), np.full(16, 2, np.float32))
     monkeypatch.undo()
     assert not _kernels.hooked()
+
+
+def test_astype_plans_per_layout(device):
+    h = np.arange(48, dtype=np.float32).reshape(6, 8) - 20.5
+    x = hnp.asarray(h, device=device)
+    for _ in range(2):
+        np.testing.assert_array_equal(_np(x.astype(hnp.float64)), h.astype(np.float64))
+    np.testing.assert_array_equal(_np(x[1:].astype(hnp.float64)), h[1:].astype(np.float64))
+    np.testing.assert_array_equal(_np(x.T.astype(hnp.float64)), h.T.astype(np.float64))
+    np.testing.assert_array_equal(_np(x[:, ::3].astype(hnp.int32)), h[:, ::3].astype(np.int32))
+    row = hnp.broadcast_to(x[0], (6, 8))  # stride 0
+    np.testing.assert_array_equal(_np(row.astype(hnp.float64)),
+                                  np.broadcast_to(h[0], (6, 8)).astype(np.float64))
+    np.testing.assert_array_equal(_np(x[:0].astype(hnp.float64)), h[:0].astype(np.float64))
+    np.testing.assert_array_equal(_np(x.astype(hnp.float64)), h.astype(np.float64))
+    with pytest.raises(TypeError, match="cannot cast complex"):
+        x.astype(hnp.complex64).astype(hnp.float32)
+
+
+def test_in_place_plans_per_layout(device):
+    h = np.arange(32, dtype=np.float32)
+    x = hnp.asarray(h, device=device)
+    one = hnp.ones(32, dtype=hnp.float32, device=device)
+    for _ in range(3):  # warm: (x, one) into x
+        x += one
+    h += 3
+    v = x[::2]
+    v += one[:16]  # a strided output: its own plan
+    h[::2] += 1
+    w = x[16:]
+    w += one[:16]  # an offset output of another shape
+    h[16:] += 1
+    x += one
+    h += 1
+    np.testing.assert_array_equal(_np(x), h)
+    m = hnp.asarray(h.reshape(4, 8), device=device)
+    m += m.T.T  # aliasing operand
+    np.testing.assert_array_equal(_np(m), h.reshape(4, 8) * 2)
+    xi = hnp.asarray(np.arange(32, dtype=np.int32), device=device)
+    xi += 1
+    with pytest.raises(TypeError, match="in place: the result dtype float64 differs"):
+        xi += 1.5
+    with pytest.raises(TypeError, match="in place: the result dtype float64 differs"):
+        xi /= 2
