@@ -136,3 +136,20 @@ def run_split_and_fibers(mods, kernel: str, grid, block, make_args, out_index: i
             res[mode] = args[out_index].get()
     assert res["regions"].tobytes() == res["fibers"].tobytes(), kernel
     return res["regions"]
+
+
+def run_block_scan(mods, kernel: str, x: np.ndarray, blocks: int, block):
+    """A per-block scan ``kernel(data, sums)`` over ``x`` split and as fibers: ``(data, sums)``,
+    the block sums asserted bit-identical between the modes (``sums`` starts as 77s, so a block
+    that writes none shows) and ``data`` as the last run left it."""
+    import openhip as hip
+
+    out = {}
+
+    def args():
+        out["data"] = hip.asarray(x)
+        out["sums"] = hip.full(blocks, 77, x.dtype)
+        return out["data"], out["sums"]
+
+    sums = run_split_and_fibers(mods, kernel, blocks, block, args, 1)
+    return out["data"].get(), sums

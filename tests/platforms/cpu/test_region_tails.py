@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_helpers import run_split_and_fibers, split_and_fibers_modules
+from cpu_helpers import run_block_scan, run_split_and_fibers, split_and_fibers_modules
 
 import openhip as hip
 
@@ -49,16 +49,9 @@ def test_scan_tails(mods, kind, block):
     np_type = TYPES[kind][1]
     blocks = 5
     x = np.random.default_rng(block).integers(0, 4, blocks * block).astype(np_type)
-    out = {}
-
-    def args():
-        out["data"] = hip.asarray(x)
-        out["sums"] = hip.full(blocks, 77, np_type)
-        return out["data"], out["sums"]
-
-    sums = run_split_and_fibers(mods, f"scan_tails_{kind}", blocks, block, args, 1)
+    data, sums = run_block_scan(mods, f"scan_tails_{kind}", x, blocks, block)
     want = np.cumsum(x.reshape(blocks, block).astype(np.int64), axis=1)
-    assert np.array_equal(out["data"].get().reshape(blocks, block), want.astype(np_type))
+    assert np.array_equal(data.reshape(blocks, block), want.astype(np_type))
     assert np.array_equal(sums, want[:, -1].astype(np_type))
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from cpu_helpers import run_split_and_fibers, split_and_fibers_modules
+from cpu_helpers import run_block_scan, run_split_and_fibers, split_and_fibers_modules
 
 import openhip as hip
 
@@ -88,14 +88,7 @@ def test_scan_reversed_flat_id(mods, kind, block):
     np_type = TYPES[kind][1]
     blocks = 4
     x = np.random.default_rng(block + 1).integers(0, 4, blocks * block).astype(np_type)
-    out = {}
-
-    def args():
-        out["data"] = hip.asarray(x)
-        out["sums"] = hip.full(blocks, 77, np_type)
-        return out["data"], out["sums"]
-
-    sums = run_split_and_fibers(mods, f"wb_scan_{kind}", blocks, block, args, 1)
+    _data, sums = run_block_scan(mods, f"wb_scan_{kind}", x, blocks, block)
     want = np.cumsum(x.reshape(blocks, block).astype(np.int64), axis=1)
     assert np.array_equal(sums.astype(np.int64), want[:, -1])
 
