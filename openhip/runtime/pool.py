@@ -603,7 +603,12 @@ def get_default_memory_pool(device: Device | int | None = None) -> MemoryPool:
 
 def allocate_class(cls: int, device: Device) -> DeviceBuffer:
     """:func:`allocate` of ``cls`` bytes, a whole size class (``size_class(cls) == cls``,
-    ``cls > 0``), on ``device`` for the thread's current stream: openhip.numpy's arrays."""
+    ``cls > 0``), on ``device`` for the thread's current stream: openhip.numpy's arrays.
+    Any other positive size is served as :func:`allocate` would; ``cls <= 0`` raises
+    hipErrorInvalidValue (a zero-byte array takes no block: use :func:`allocate`)."""
+    if cls <= 0:
+        raise HipError("hipErrorInvalidValue", f"cannot allocate a size class of {cls} bytes",
+                       routine="hipMalloc")
     pool = device.__dict__.get("_pool") or get_default_memory_pool(device)
     if getattr(_stream_local, "stack", None):
         s = resolve_stream(None, device)

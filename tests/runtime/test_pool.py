@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 import openhip as hip
-from openhip.runtime.pool import MemoryPool, PooledBuffer, parse_limit, size_class
+from openhip.runtime.pool import MemoryPool, PooledBuffer, allocate_class, parse_limit, size_class
 
 KERNELS = Path(__file__).with_name("pool_kernels.hip")
 
@@ -110,6 +110,18 @@ def test_zero_and_bad_sizes(pool):
     with pytest.raises(TypeError):
         pool.malloc(100, stream="s")
     assert pool.total_bytes() == 0
+
+
+def test_allocate_class_bad_sizes(device):
+    for bad in (0, -512):
+        with pytest.raises(hip.HipError) as err:
+            allocate_class(bad, device)
+        assert err.value.status == "hipErrorInvalidValue"
+    with pytest.raises(TypeError):
+        allocate_class(1.5, device)
+    buf = allocate_class(1000, device)  # not a whole class: served as allocate(1000)
+    assert buf.nbytes == 1000
+    buf.free()
 
 
 def test_stream_order(pool, device):
