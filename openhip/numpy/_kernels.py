@@ -243,10 +243,7 @@ class Kernel:
         platform has none (GPUs) or a launch must take the full path (memcheck's argument
         checks). Callers use it only while :func:`hooked` is False (the profiler records
         :meth:`launch_packed`/:meth:`launch_grid`, not this)."""
-        make = getattr(self._platform, "launcher", None)
-        if make is None:
-            return None
-        return make(self._index, self._handle, grid, (block, 1, 1), 0, packed)
+        return self._platform.launcher(self._index, self._handle, grid, (block, 1, 1), 0, packed)
 
 
     def launch_grid(self, grid: tuple[int, int, int], packed: PackedArgs,

@@ -263,3 +263,17 @@ class Platform(ABC):
         args: PackedArgs,
     ) -> None:
         """Queue a kernel launch. The runtime has validated the configuration already."""
+
+    def launcher(
+        self,
+        device: int,
+        function: Any,
+        grid: Dim3,
+        block: Dim3,
+        shared_mem: int,
+        args: PackedArgs,
+    ) -> Any:
+        """A prepared :meth:`launch` of ``function`` over ``grid`` with ``args`` for a launch
+        repeated many times: ``go(stream)``, reading ``args``' buffer at each call. None (the
+        default) where the platform has none: callers then use :meth:`launch`."""
+        return None
