@@ -585,10 +585,12 @@ class OpenhipTool(Tool):
         return rc, err.getvalue()
 
 
-#: The RUN-line options hipify-perl has too (its GetOptions: same names, same meaning). The others
-#: are not given to it: it has no preprocessor and no clang (``--amap``,
+#: The RUN-line options hipify-perl has too (its GetOptions: same names, same meaning; a RUN
+#: line's single-dash spelling, ``-roc``, is given as ``--roc``). The others are not given to it:
+#: it has no preprocessor and no clang (``--amap``,
 #: ``--skip-excluded-preprocessor-conditional-blocks``, ``--default-preprocessor``, the clang
 #: options after ``%clang_args``, the ``-D CUDA_VERSION`` of version-gated files), no
+#: ``--use-hip-data-types`` (rocm-7.0.2's hipify-perl lacks it), no
 #: ``--local-headers``/``--local-headers-recursive`` (so its local-header outputs are reported
 #: as not written) and no ``-p`` compilation database (database tests get the file alone).
 HIPIFY_PERL_OPTIONS = frozenset({
@@ -626,7 +628,8 @@ class ExternalTool(Tool):
 
     def command(self, work: Path, hipify_opts: list[str]) -> list[str]:
         """The command line for one test."""
-        return [*self.prefix, *[o for o in hipify_opts if o in self.options], str(work)]
+        long = ["-" + o if o.startswith("-") and not o.startswith("--") else o for o in hipify_opts]
+        return [*self.prefix, *[o for o in long if o in self.options], str(work)]
 
     def translate(self, work: Path, out: Path, hipify_opts: list[str], clang_opts: list[str],
                   database: Path | None) -> tuple[int, str]:

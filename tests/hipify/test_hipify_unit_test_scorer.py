@@ -342,6 +342,7 @@ def test_external_tool_runs_a_perl_script_under_perl(tmp_path):
     tool = scorer.ExternalTool("hipify-perl", script)
     assert tool.prefix[1:] == [str(script.resolve())]
     assert tool.command(Path("f.cu"), ["--roc", "--amap", "--miopen"])[2:] == ["--roc", "--miopen", "f.cu"]
+    assert tool.command(Path("f.cu"), ["-roc", "--use-hip-data-types", "-p=x"])[2:] == ["--roc", "f.cu"]
     unit = _release_tree(tmp_path / "tree")
     assert scorer.score_file(unit / "t.cu", unit, tool).passed
 
