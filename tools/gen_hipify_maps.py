@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Generate ``openhip/hipify/_maps.py`` from the HIPIFY mapping tables.
 
-Reads ``../shared/hipify-map/cuda2hip.tsv`` (the complete CUDA -> HIP map) and
-``cuda2hip-versions.tsv`` (the CUDA versions in which names were deprecated or removed) and writes
-one Python module of plain literals, so that the installed package loads its maps from bytecode
-(fast) and never reads ``../shared`` at run time.
+Reads ``cuda2hip.tsv`` (the complete CUDA -> HIP map) and ``cuda2hip-versions.tsv`` (the CUDA
+versions in which names were deprecated or removed) of ``--tables``: by default
+``tools/hipify_tables_7.0.2``, HIPIFY rocm-7.0.2's tables as tools/hipify_src_tables.py converts
+them (the 2024 snapshot ``../shared/hipify-map`` has the same schema). Writes one Python module of
+plain literals, so that the installed package loads its maps from bytecode (fast) and never reads
+the tables at run time.
 
 Usage::
 
@@ -13,7 +15,7 @@ Usage::
 ``--check`` exits 1 when the committed module differs from what the tables produce.
 
 HIPIFY flags some CUDA device functions unsupported that openhip's platforms provide
-(``__shfl_down_sync``, ``umin``, the bf16 conversions...). ``--probe`` finds them: it compiles a
+(``umin``, ``__isinff``, ``htanh``...). ``--probe`` finds them: it compiles a
 reference to every device function HIPIFY calls unsupported against each platform's headers (the
 CPU platform's with the host compiler, the AMD platform's with hiprtc, the NVIDIA platform's with
 NVRTC) and writes the names that every platform declares to ``tools/hipify_provided.txt``. The
@@ -33,7 +35,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_TABLES = ROOT.parent / "shared" / "hipify-map"
+#: HIPIFY rocm-7.0.2's tables, converted by tools/hipify_src_tables.py (its README says how).
+DEFAULT_TABLES = ROOT / "tools" / "hipify_tables_7.0.2"
 DEFAULT_OUT = ROOT / "openhip" / "hipify" / "_maps.py"
 PROVIDED = ROOT / "tools" / "hipify_provided.txt"
 #: Rows later HIPIFY releases map that the tables lack (tools/hipify_newer_maps.tsv says whence).
@@ -50,7 +53,8 @@ CONV_TYPES = (
     "CONV_UNIFIED", "CONV_STREAM", "CONV_EVENT", "CONV_EXTERNAL_RES", "CONV_STREAM_MEMORY",
     "CONV_EXECUTION", "CONV_GRAPH", "CONV_OCCUPANCY", "CONV_TEXTURE", "CONV_SURFACE", "CONV_TENSOR",
     "CONV_PEER", "CONV_GRAPHICS", "CONV_DRIVER_ENTRY_POINT", "CONV_CPP", "CONV_COREDUMP",
-    "CONV_DRIVER_INTERACT", "CONV_PROFILER", "CONV_OPENGL", "CONV_D3D9", "CONV_D3D10", "CONV_D3D11",
+    "CONV_GREEN_CONTEXT", "CONV_ERROR_LOG", "CONV_DRIVER_INTERACT", "CONV_PROFILER", "CONV_OPENGL",
+    "CONV_D3D9", "CONV_D3D10", "CONV_D3D11",
     "CONV_VDPAU", "CONV_EGL", "CONV_THREAD", "CONV_COMPLEX", "CONV_LIB_FUNC", "CONV_LIB_DEVICE_FUNC",
     "CONV_DEVICE_FUNC", "CONV_DEVICE_TYPE", "CONV_INCLUDE", "CONV_INCLUDE_CUDA_MAIN_H",
     "CONV_INCLUDE_CUDA_MAIN_V2_H", "CONV_TYPE", "CONV_LITERAL", "CONV_NUMERIC_LITERAL", "CONV_DEFINE",
@@ -68,105 +72,89 @@ FLAGS = (
     "ROC_DEPRECATED", "CUDA_OVERLOADED", "ROC_MIOPEN_ONLY", "REMOVED", "ROC_REMOVED",
     "OPENHIP_PROVIDED",
 )
-#: Headers this HIPIFY snapshot does not map and later HIPIFY releases do; the HIP side is a header
-#: openhip's platforms ship. Added only where the tables lack them. cuda_bf16.h and cuda_fp8.h:
-#: the headers of the provided device functions; the cooperative-groups reduce/scan headers: as
-#: ROCm/HIPIFY src/CUDA2HIP.cpp at 06ebcc28 maps them (CUDA_INCLUDE_MAP, CONV_INCLUDE, API_RUNTIME;
-#: HIP declares the same cooperative_groups::reduce / inclusive_scan there).
+#: Headers HIPIFY rocm-7.0.2 does not map; the HIP side is a header openhip's platforms ship.
+#: Added only where the tables lack them. cuda_bf16.h: the header of the bf16 device functions
+#: (HIP's <hip/hip_bf16.h>); the cooperative-groups reduce/scan headers: as ROCm/HIPIFY
+#: src/CUDA2HIP.cpp at 06ebcc28 (amd-staging) maps them (CUDA_INCLUDE_MAP, CONV_INCLUDE,
+#: API_RUNTIME; HIP declares the same cooperative_groups::reduce / inclusive_scan there).
+#: (7.0.2 maps cuda_fp8.h and nvrtc.h itself, to hip/hip_fp8.h and hip/hiprtc.h.)
 OPENHIP_INCLUDES = {
     "cuda_bf16.h": "hip/hip_bf16.h",
-    "cuda_fp8.h": "hip/hip_fp8.h",
     "cooperative_groups/reduce.h": "hip/cooperative_groups/hip_reduce.h",
     "cooperative_groups/scan.h": "hip/cooperative_groups/hip_scan.h",
 }
-#: Device types this HIPIFY snapshot maps to a name openhip's platforms do not define, or calls
-#: unsupported, that a later HIPIFY maps to the HIP 6 bfloat16 types (src/CUDA2HIP_Device_types.cpp,
-#: its newest stored version, the ``m["..."] = {...}`` form: ``__nv_bfloat16`` -> ``__hip_bfloat16``
-#: and the raw / 2-vector types supported). Every openhip platform's <hip/hip_bf16.h> declares them.
-#: (That version also maps ``__nv_fp8_e4m3``/``__NV_E4M3`` to the FNUZ formats, a different
-#: encoding: not taken; ``nv_bfloat16`` -> the ``hip_bfloat16`` class the CPU platform lacks: not
-#: taken.)
+#: Device types openhip maps differently from HIPIFY rocm-7.0.2, on purpose. CUDA's fp8 types
+#: (cuda_fp8.h) are the OCP formats: e4m3 with bias 7, a negative zero and NaN at S.1111.111,
+#: e5m2 IEEE-like. HIPIFY 7.0.2 maps ``__nv_fp8_e4m3`` -> ``__hip_fp8_e4m3_fnuz`` and
+#: ``__NV_E4M3`` -> ``__HIP_E4M3_FNUZ``: the FNUZ formats (AMD MI300's) have another bias, no
+#: negative zero and one NaN (0x80), so the same bits are other numbers and a translated program
+#: would compute different results. openhip keeps the encoding: HIP's OCP types
+#: (``__hip_fp8_e4m3``, ``__HIP_E4M3``), which every openhip platform's <hip/hip_fp8.h> declares
+#: (the CPU platform's openhip_cpu/fp8.h, the GPU platforms' openhip_fp8_impl.h), as HIP >= 6.3.
+#: (7.0.2 maps the storage types, ``__nv_saturation_t``, ``__nv_fp8_interpretation_t``,
+#: ``__NV_NOSAT``/``__NV_SATFINITE``, the ``__nv_cvt_*`` conversions and ``__nv_bfloat16`` ->
+#: ``__hip_bfloat16`` the way openhip did already: no correction needed.)
 DEVICE_TYPE_CORRECTIONS = {
-    "__nv_bfloat16": "__hip_bfloat16",
-    "__nv_bfloat16_raw": "__hip_bfloat16_raw",
-    "__nv_bfloat162": "__hip_bfloat162",
-    "__nv_bfloat162_raw": "__hip_bfloat162_raw",
+    f"__nv_{name}": f"__hip_{name}"
+    for name in ("fp8_e4m3", "fp8x2_e4m3", "fp8x4_e4m3", "fp8_e5m2", "fp8x2_e5m2", "fp8x4_e5m2")
 }
-#: cuda_fp8.h's types and enum values: the snapshot's HIP names (HIP's OCP formats, CUDA's
-#: encoding: ``__nv_fp8_e4m3`` -> ``__hip_fp8_e4m3``, ``__NV_E4M3`` -> ``__HIP_E4M3``), called
-#: unsupported there; every openhip platform's <hip/hip_fp8.h> declares them (the CPU platform's
-#: openhip_cpu/fp8.h, the GPU platforms' openhip_fp8_impl.h), as HIP >= 6.3 does. The conversion
-#: functions too (``__nv_cvt_float_to_fp8`` -> ``__hip_cvt_float_to_fp8``, same arguments;
-#: DEVICE_FUNCTION_CORRECTIONS), ahead of the probe's keep-the-CUDA-name rule.
-for _name in ("fp8_storage_t", "fp8x2_storage_t", "fp8x4_storage_t", "fp8_e4m3", "fp8x2_e4m3",
-              "fp8x4_e4m3", "fp8_e5m2", "fp8x2_e5m2", "fp8x4_e5m2", "saturation_t",
-              "fp8_interpretation_t"):
-    DEVICE_TYPE_CORRECTIONS[f"__nv_{_name}"] = f"__hip_{_name}"
-for _name in ("NOSAT", "SATFINITE", "E4M3", "E5M2"):
-    DEVICE_TYPE_CORRECTIONS[f"__NV_{_name}"] = f"__HIP_{_name}"
-DEVICE_FUNCTION_CORRECTIONS = {
-    f"__nv_cvt_{_name}": f"__hip_cvt_{_name}"
-    for _name in ("double_to_fp8", "double2_to_fp8x2", "float_to_fp8", "float2_to_fp8x2",
-                  "halfraw_to_fp8", "halfraw2_to_fp8x2", "bfloat16raw_to_fp8",
-                  "bfloat16raw2_to_fp8x2", "fp8_to_halfraw", "fp8x2_to_halfraw2")
-}
-#: CUDA 12 runtime names this HIPIFY snapshot lacks (or calls unsupported) that a later HIPIFY
-#: maps: the newest stored src/CUDA2HIP_Runtime_API_functions.cpp ("32. Library Management") and
-#: src/CUDA2HIP_Runtime_API_types.cpp (``CUlibrary``, ``CUkernel``), both in the ``m["..."] = {...}``
-#: form. cuda_name -> (hip_name, kind, conv, flags); library CUDA_Runtime_API.
+DEVICE_TYPE_CORRECTIONS.update({"__NV_E4M3": "__HIP_E4M3", "__NV_E5M2": "__HIP_E5M2"})
+#: CUDA names HIPIFY rocm-7.0.2 maps to a name HIP does not have and flags HIP_UNSUPPORTED:
+#: library_types.h's property enum (cuBLAS/cuFFT/cuSPARSELt ...GetProperty) is
+#: ``hipLibraryPropertyType`` in HIP's hip/library_types.h (ROCm 5.2's has it already), not
+#: 7.0.2's ``hipLibraryPropertyType_t``; later HIPIFY's cuSPARSELt test expects it
+#: (tests/unit_tests/synthetic/libraries/cusparselt2hipsparselt_after_0300.cu; 7.0.2 has no
+#: cuSPARSELt maps, openhip adds them from tools/hipify_newer_maps.tsv). Its values
+#: (MAJOR_VERSION ...) are left alone: they are common macro names.
+#: cuda_name -> (hip_name, kind, conv, flags); library CUDA_Runtime_API.
 NEWER_RUNTIME_NAMES = {
-    "cudaLibrary_t": ("hipLibrary_t", "type", "CONV_TYPE", ""),
-    "cudaKernel_t": ("hipKernel_t", "type", "CONV_TYPE", ""),
-    # library_types.h's property enum (cuBLAS/cuFFT/cuSPARSELt ...GetProperty): HIP's
-    # hip/library_types.h names it hipLibraryPropertyType, as HIPIFY's cuSPARSELt test expects
-    # (tests/unit_tests/synthetic/libraries/cusparselt2hipsparselt_after_0300.cu). Its values
-    # (MAJOR_VERSION ...) are left alone: they are common macro names.
     "libraryPropertyType": ("hipLibraryPropertyType", "type", "CONV_TYPE", ""),
     "libraryPropertyType_t": ("hipLibraryPropertyType", "type", "CONV_TYPE", ""),
-    "cudaLibraryLoadData": ("hipLibraryLoadData", "function", "CONV_LIBRARY", ""),
-    "cudaLibraryLoadFromFile": ("hipLibraryLoadFromFile", "function", "CONV_LIBRARY", ""),
-    "cudaLibraryUnload": ("hipLibraryUnload", "function", "CONV_LIBRARY", ""),
-    "cudaLibraryGetKernel": ("hipLibraryGetKernel", "function", "CONV_LIBRARY", ""),
-    "cudaLibraryGetKernelCount": ("hipLibraryGetKernelCount", "function", "CONV_LIBRARY", ""),
-    "cudaLibraryEnumerateKernels": ("hipLibraryEnumerateKernels", "function", "CONV_LIBRARY", ""),
-    "cudaLibraryGetGlobal": ("hipLibraryGetGlobal", "function", "CONV_LIBRARY", "HIP_UNSUPPORTED"),
-    "cudaLibraryGetManaged": ("hipLibraryGetManaged", "function", "CONV_LIBRARY", "HIP_UNSUPPORTED"),
-    "cudaLibraryGetUnifiedFunction": ("hipLibraryGetUnifiedFunction", "function", "CONV_LIBRARY",
-                                      "HIP_UNSUPPORTED"),
-    "cudaKernelSetAttributeForDevice": ("hipKernelSetAttribute", "function", "CONV_LIBRARY",
-                                        "HIP_UNSUPPORTED"),
 }
-#: Headers this HIPIFY snapshot maps to a path HIP does not install; later HIPIFY releases (and
-#: their tests) use the installed path. Replaces the snapshot's HIP name.
-INCLUDE_CORRECTIONS = {"nvrtc.h": "hip/hiprtc.h"}
 #: HIPIFY's "no HIP equivalent" flags, which a provided name loses.
 _HIP_UNSUPPORTED_BITS = (1 << FLAGS.index("UNSUPPORTED")) | (1 << FLAGS.index("HIP_UNSUPPORTED"))
 KINDS = ("function", "type", "enum_value", "define", "device_function", "device_type", "include")
 
-MIT_NOTICE = """\
-# The mapping facts below come from HIPIFY (https://github.com/ROCm/HIPIFY), branch amd-staging,
-# and are used under its MIT license:
-#
-# Copyright (c) 2024 Advanced Micro Devices, Inc.
-#
-# Permission is hereby granted, free of charge, to any person obtaining a copy
-# of this software and associated documentation files (the "Software"), to deal
-# in the Software without restriction, including without limitation the rights
-# to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
-# copies of the Software, and to permit persons to whom the Software is
-# furnished to do so, subject to the following conditions:
-#
-# The above copyright notice and this permission notice shall be included in
-# all copies or substantial portions of the Software.
-#
-# THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
-# IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
-# FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT.  IN NO EVENT SHALL THE
-# AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
-# LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
-# OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN
-# THE SOFTWARE.
+#: HIPIFY's MIT license text, after its copyright line.
+_MIT_TERMS = """\
+Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in
+all copies or substantial portions of the Software.
+
+THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT.  IN NO EVENT SHALL THE
+AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING FROM,
+OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER DEALINGS IN
+THE SOFTWARE.
 """
+
+
+def mit_notice(tables: Path) -> str:
+    """The notice for the generated module: the tables' source and copyright line (from the
+    LICENSE.txt and README.md beside converted tables; the 2024 snapshot's otherwise)."""
+    lic, readme = tables / "LICENSE.txt", tables / "README.md"
+    source = "HIPIFY (https://github.com/ROCm/HIPIFY), branch amd-staging,"
+    copyright_line = "Copyright (c) 2024 Advanced Micro Devices, Inc."
+    if lic.exists():
+        copyright_line = next(line.strip() for line in lic.read_text(encoding="utf-8").splitlines()
+                              if line.strip().startswith("Copyright"))
+    if readme.exists():
+        release = re.search(r"release \W*(rocm-\d[\w.]*\w)", readme.read_text(encoding="utf-8"))
+        if release:
+            source = f"HIPIFY (https://github.com/ROCm/HIPIFY), release {release.group(1)},"
+    lines = [f"The mapping facts below come from {source}"]
+    if "release" in source:
+        lines.append("and, for the rows of tools/hipify_newer_maps.tsv, from its branch amd-staging,")
+    lines += ["and are used under its MIT license:", "", copyright_line, "", *_MIT_TERMS.splitlines()]
+    return "".join(f"# {line}".rstrip() + "\n" for line in lines)
 
 
 def _read_tsv(path: Path) -> list[dict[str, str]]:
@@ -323,6 +311,14 @@ def write_provided(tables: Path, path: Path = PROVIDED) -> set[str]:
     return provided
 
 
+def _shown(tables: Path) -> str:
+    """``tables`` relative to the repository when inside it (the module must not vary by checkout)."""
+    try:
+        return str(tables.resolve().relative_to(ROOT))
+    except ValueError:
+        return tables.name
+
+
 def build(tables: Path, provided: set[str] | None = None) -> str:
     """Return the text of the generated module (``provided``: names to mark OPENHIP_PROVIDED,
     by default those of tools/hipify_provided.txt)."""
@@ -337,10 +333,8 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
                 and row["cuda_name"] in DEVICE_TYPE_CORRECTIONS):
             hip_name = DEVICE_TYPE_CORRECTIONS[row["cuda_name"]]
             flags &= ~_HIP_UNSUPPORTED_BITS
-        if row["kind"] == "device_function" and row["cuda_name"] in DEVICE_FUNCTION_CORRECTIONS:
-            hip_name = DEVICE_FUNCTION_CORRECTIONS[row["cuda_name"]]
-            flags &= ~_HIP_UNSUPPORTED_BITS
-        elif row["kind"] == "device_function" and row["cuda_name"] in provided:
+        if (row["kind"] == "device_function" and row["cuda_name"] in provided
+              and flags & _HIP_UNSUPPORTED_BITS):
             hip_name = row["cuda_name"]  # the name the probe found (HIP's may differ)
             flags = (flags & ~_HIP_UNSUPPORTED_BITS) | (1 << FLAGS.index("OPENHIP_PROVIDED"))
         entry = (
@@ -351,8 +345,6 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
             flags,
             KINDS.index(row["kind"]),
         )
-        if row["kind"] == "include" and row["cuda_name"] in INCLUDE_CORRECTIONS:
-            entry = (INCLUDE_CORRECTIONS[row["cuda_name"]], *entry[1:])
         table = includes if row["kind"] == "include" else renames
         # HIPIFY merges its maps keeping the first entry of a name; do the same.
         table.setdefault(row["cuda_name"], entry)
@@ -389,20 +381,20 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         "RENAMES and INCLUDES hold one tab-separated line per CUDA name:\n"
         "cuda_name, hip_name, roc_name, conv index into CONV_TYPES, library index into LIBRARIES,\n"
         "flag bits (bit i = FLAGS[i]), kind index into KINDS.\n"
+        f"From the tables in {_shown(tables)}.\n"
         "OPENHIP_PROVIDED marks device functions HIPIFY calls unsupported that every openhip\n"
         "platform provides (tools/hipify_provided.txt): hip_name is the CUDA name itself.\n"
-        "INCLUDES also maps cuda_bf16.h, cuda_fp8.h and cooperative_groups/{reduce,scan}.h\n"
-        "(OPENHIP_INCLUDES in the generator: later HIPIFY maps them), and\n"
-        "nvrtc.h to hip/hiprtc.h, where HIP installs it (INCLUDE_CORRECTIONS).\n"
-        "The __nv_bfloat16 and cuda_fp8.h types map to HIP's __hip_ ones\n"
-        "(DEVICE_TYPE_CORRECTIONS).\n"
-        "RENAMES has CUDA 12's library-management names as later HIPIFY maps them\n"
-        "(NEWER_RUNTIME_NAMES), and the rows of tools/hipify_newer_maps.tsv\n"
-        "(cuSPARSELt, cuFile, cuTENSOR, fp4, ...).\n"
+        "INCLUDES also maps cuda_bf16.h and cooperative_groups/{reduce,scan}.h\n"
+        "(OPENHIP_INCLUDES in the generator: later HIPIFY maps them).\n"
+        "CUDA's OCP fp8 types and values stay OCP (__nv_fp8_e4m3 -> __hip_fp8_e4m3, __NV_E4M3 ->\n"
+        "__HIP_E4M3), never the FNUZ formats, another encoding (DEVICE_TYPE_CORRECTIONS).\n"
+        "libraryPropertyType maps to HIP's hipLibraryPropertyType (NEWER_RUNTIME_NAMES).\n"
+        "RENAMES has the rows of tools/hipify_newer_maps.tsv for names the tables lack\n"
+        "(cuSPARSELt, cuFile, cuFFTW's header, newer cuTENSOR names).\n"
         "CUDA_VERSIONS lines: cuda_name, CUDA version deprecated, CUDA version removed.\n"
         "openhip.hipify.maps parses them once, on first use.\n"
         '"""\n',
-        MIT_NOTICE,
+        mit_notice(tables),
         "# fmt: off\n",
         f"CONV_TYPES = {CONV_TYPES!r}\n",
         f"LIBRARIES = {LIBRARIES!r}\n",

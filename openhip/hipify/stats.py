@@ -23,6 +23,7 @@ CATEGORY_NAMES = {
     "CONV_OCCUPANCY": "occupancy", "CONV_TEXTURE": "texture", "CONV_SURFACE": "surface",
     "CONV_TENSOR": "tensor", "CONV_PEER": "peer", "CONV_GRAPHICS": "graphics",
     "CONV_DRIVER_ENTRY_POINT": "driver_entry_point", "CONV_CPP": "cpp", "CONV_COREDUMP": "coredump",
+    "CONV_GREEN_CONTEXT": "green_context", "CONV_ERROR_LOG": "error_log",
     "CONV_DRIVER_INTERACT": "driver_interact", "CONV_PROFILER": "profiler", "CONV_OPENGL": "openGL",
     "CONV_D3D9": "D3D9", "CONV_D3D10": "D3D10", "CONV_D3D11": "D3D11", "CONV_VDPAU": "VDPAU",
     "CONV_EGL": "EGL", "CONV_THREAD": "thread", "CONV_COMPLEX": "complex",

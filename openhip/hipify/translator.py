@@ -368,8 +368,8 @@ class _Translator:
             k = op.index
             if op.arity >= 0 and op.arity != n:
                 continue
-            if op.op in ("add", "add_name"):
-                value = op.value if op.op == "add" else self.target(self.tables.renames[op.value])[0]
+            if op.op == "add":
+                value = op.value
                 if k < n:
                     a = args[k][0]
                     prefix[a] = prefix.get(a, "") + value + ", "

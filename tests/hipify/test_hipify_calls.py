@@ -59,23 +59,25 @@ def test_not_a_call_left_alone():
 SYRK = "cublasCsyrkEx(h, u, t, n, k, a, A, at, lda, b, C, ct, ldc);"
 
 
-def test_experimental_blas_compute_type_per_target():
-    """cublasCsyrkEx/CherkEx gain the compute type only where --experimental translates them."""
-    assert body(SYRK, experimental=True) == "hipblasSyrkEx(h, u, t, n, k, a, A, at, lda, b, C, ct, ldc, HIP_C_32F);"
-    assert body(SYRK.replace("Csyrk", "Cherk"), experimental=True, roc=True) == (
-        "rocblas_herk_ex(h, u, t, n, k, a, A, at, lda, b, C, ct, ldc, rocblas_datatype_f32_c);")
-    # --use-hip-data-types keeps hipDataType names under --roc: the constant follows
-    assert body(SYRK, experimental=True, roc=True, use_hip_data_types=True).endswith(", ldc, HIP_C_32F);")
-    # --roc --miopen selects no rule of cuBLAS's targets (as for cuSPARSE's): the name only
-    assert body(SYRK, experimental=True, roc=True, miopen=True) == (
-        "rocblas_syrk_ex(h, u, t, n, k, a, A, at, lda, b, C, ct, ldc);")
+def test_blas_rank_k_ex_stays_unsupported():
+    """HIPIFY rocm-7.0.2 calls cublasCsyrkEx/CherkEx UNSUPPORTED (a later HIPIFY maps them to
+    hipblasSyrkEx/HerkEx): kept, warned, counted unconverted, no argument added, any options."""
+    for options in ({}, {"experimental": True}, {"experimental": True, "roc": True}):
+        r = hipify(HEAD + SYRK.replace("Csyrk", "Cherk"), filename="s.cu", **options)
+        assert r.text[len(HEAD):] == SYRK.replace("Csyrk", "Cherk")
+        where = "ROC" if options.get("roc") else "HIP"
+        assert [w.message for w in r.warnings] == [f"'cublasCherkEx' is unsupported in '{where}'."]
+        assert r.stats.unconverted.by_name == {"cublasCherkEx": 1}
 
 
-def test_experimental_blas_kept_without_the_option():
-    r = hipify(HEAD + SYRK, filename="s.cu")
-    assert r.text[len(HEAD):] == SYRK
-    assert [w.message for w in r.warnings] == [
-        "'cublasCsyrkEx' is experimental in 'HIP'; to hipify it, use the '--experimental' option."]
-    assert r.stats.unconverted.by_name == {"cublasCsyrkEx": 1}
-    r = hipify(HEAD + SYRK, filename="s.cu", experimental=True)
-    assert r.warnings == [] and r.stats.converted.by_name["cublasCsyrkEx"] == 1
+def test_driver_entry_point_gets_hipify_7_0_2_version():
+    """hipGetProcAddress takes a HIP version: HIPIFY rocm-7.0.2 inserts HIP_LATEST / 10 = 700."""
+    assert body("cudaGetDriverEntryPoint(s, &fn, flags, &status);") == (
+        "hipGetProcAddress(s, &fn, 700, flags, &status);")
+
+
+def test_hiprtc_lists_are_not_cast():
+    """HIPIFY rocm-7.0.2 (#2035) passes hipRTC's option and header lists as they are."""
+    assert body("nvrtcCompileProgram(p, n, opts);") == "hiprtcCompileProgram(p, n, opts);"
+    assert body("nvrtcCreateProgram(&p, src, name, n, hdrs, names);") == (
+        "hiprtcCreateProgram(&p, src, name, n, hdrs, names);")

@@ -177,8 +177,8 @@ def test_unknown_option_fails_clearly(src, capsys):
 
 @pytest.mark.parametrize("flag", ["--experimental", "-experimental"])
 def test_experimental(tmp_path, flag):
-    assert "cudaGraphExecGetFlags" in _one(tmp_path, "cudaGraphExecGetFlags(g, &f);")[1]
-    assert "hipGraphExecGetFlags" in _one(tmp_path, "cudaGraphExecGetFlags(g, &f);", flag)[1]
+    assert "cudaLaunchKernelExC" in _one(tmp_path, "cudaLaunchKernelExC(&c, f, a);")[1]
+    assert "hipLaunchKernelExC" in _one(tmp_path, "cudaLaunchKernelExC(&c, f, a);", flag)[1]
 
 
 def test_use_hip_data_types(tmp_path):

@@ -16,7 +16,6 @@ import pytest
 from openhip.hipify import _maps, hipify, maps
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = ROOT.parent / "shared" / "hipify-map"
 
 
 def _generator():
@@ -29,24 +28,27 @@ def _generator():
 
 
 GEN = _generator()
+TABLES = GEN.DEFAULT_TABLES  #: HIPIFY rocm-7.0.2's tables, in the repository
 PROVIDED = GEN.read_provided()
-#: Provided names that map to HIP's own name instead (the fp8 conversions: every platform declares
-#: both spellings; DEVICE_FUNCTION_CORRECTIONS in the generator).
-RENAMED = PROVIDED & set(GEN.DEVICE_FUNCTION_CORRECTIONS)
-needs_tables = pytest.mark.skipif(not TABLES.is_dir(), reason="../shared/hipify-map is absent")
 
 
-def test_the_issues_examples_are_in_the_class():
-    assert {"__shfl_down_sync", "__shfl_up_sync", "__shfl_sync", "__shfl_xor_sync",
-            "umin", "umax", "llmin", "ullmax", "__float2bfloat16", "make_half2"} <= PROVIDED
+def test_the_issues_examples_are_not_reported_unsupported():
+    """Issue #16's examples: HIPIFY rocm-7.0.2 maps the warp shuffles, bf16 and half2 functions
+    itself; the rest (umin ...) are in the probed class."""
+    assert {"umin", "umax", "llmin", "ullmax"} <= PROVIDED
+    table = maps.tables().renames
+    for name in ("__shfl_down_sync", "__shfl_up_sync", "__shfl_sync", "__shfl_xor_sync",
+                 "__float2bfloat16", "make_half2", "umin", "ullmax"):
+        assert table[name].hip == name
+        assert not table[name].flags & (maps.UNSUPPORTED | maps.HIP_UNSUPPORTED), name
     assert "mulhi" not in PROVIDED and "__vadd2" not in PROVIDED  # the CPU platform lacks them
 
 
 def test_generated_flags_follow_the_list():
     table = maps.tables().renames
     marked = {n for n, e in table.items() if e.flags & maps.OPENHIP_PROVIDED}
-    assert marked == PROVIDED - RENAMED
-    for name in PROVIDED - RENAMED:
+    assert marked == PROVIDED
+    for name in PROVIDED:
         entry = table[name]
         assert entry.hip == name and entry.kind == maps.KIND_DEVICE_FUNCTION
         assert not entry.flags & (maps.UNSUPPORTED | maps.HIP_UNSUPPORTED)
@@ -54,20 +56,11 @@ def test_generated_flags_follow_the_list():
     assert table["mulhi"].flags & maps.UNSUPPORTED  # HIPIFY's fact kept where it holds
 
 
-@needs_tables
 def test_every_provided_name_is_one_hipify_called_unsupported():
     assert PROVIDED <= set(GEN.unsupported_device_functions(TABLES))
 
 
-@pytest.mark.parametrize("name", sorted(RENAMED))
-def test_renamed_provided_names_get_hips_name_without_a_warning(name):
-    r = hipify(f"__global__ void k(float* x) {{ x[0] = {name}(x[1], x[2]); }}\n",
-               filename="p.cu")
-    assert not r.warnings, r.warnings
-    assert f"{GEN.DEVICE_FUNCTION_CORRECTIONS[name]}(x[1], x[2])" in r.text
-
-
-@pytest.mark.parametrize("name", sorted(PROVIDED - RENAMED))
+@pytest.mark.parametrize("name", sorted(PROVIDED))
 def test_provided_names_are_kept_without_a_warning(name):
     r = hipify(f"__global__ void k(float* x) {{ x[0] = {name}(x[1], x[2]); }}\n",
                filename="p.cu")
@@ -83,7 +76,6 @@ def test_names_the_platforms_lack_still_warn():
     assert any("'__vadd2' is unsupported in 'HIP'." in m for m in messages)
 
 
-@needs_tables
 @pytest.mark.parametrize("platform", GEN.PROBE_PLATFORMS)
 def test_each_platform_declares_every_provided_name(platform):
     """The probe on this machine's toolchain: every listed name is declared; with all three
@@ -97,7 +89,6 @@ def test_each_platform_declares_every_provided_name(platform):
     assert declared < set(names)  # the probe can tell a missing name (mulhi on every platform)
 
 
-@needs_tables
 def test_the_list_is_the_intersection_when_every_toolchain_is_here():
     names = GEN.unsupported_device_functions(TABLES)
     found = set(names)

@@ -52,9 +52,10 @@ void host(float *d, const float *h, cudaStream_t s) {
   cudaGraphInstantiate(&exec, graph, 0);
   nvrtcProgram prog;
   const char *opts[] = {"-O3"}, *headers = nullptr;
-  // CHECK: hiprtcCompileProgram(prog, 1, const_cast<const char**>(opts));
+  // no const_cast: HIPIFY rocm-7.0.2 dropped it (#2035)
+  // CHECK: hiprtcCompileProgram(prog, 1, opts);
   nvrtcCompileProgram(prog, 1, opts);
-  // CHECK: hiprtcCreateProgram(&prog, "src", "k.cu", 1, const_cast<const char**>(&headers), nullptr);
+  // CHECK: hiprtcCreateProgram(&prog, "src", "k.cu", 1, &headers, nullptr);
   nvrtcCreateProgram(&prog, "src", "k.cu", 1, &headers, nullptr);
   cusparseHandle_t sp;
   cusparseSpMatDescr_t A;
@@ -72,9 +73,9 @@ void host(float *d, const float *h, cudaStream_t s) {
   const char *name = "entry";
   void *pfn = nullptr;
   cudaDriverEntryPointQueryResult found;
-  // hipGetProcAddress takes the HIP version asked for (HIPIFY's runtime_functions_12000.cu)
+  // hipGetProcAddress takes the HIP version asked for: HIPIFY rocm-7.0.2's HIP_LATEST / 10
   unsigned long long flags = 0;
-  // CHECK: hipGetProcAddress(name, &pfn, 701, flags, &found);
+  // CHECK: hipGetProcAddress(name, &pfn, 700, flags, &found);
   cudaGetDriverEntryPoint(name, &pfn, flags, &found);
 #if CUDA_VERSION < 9000
   // CHECK: cudaThreadSynchronize();

@@ -2,6 +2,8 @@
 // src/CUDA2HIP_TENSOR_API_*.cpp and CUDA2HIP.cpp): the header, handle/descriptor/plan types,
 // enum values (cuTENSOR 1's compute types become hiptensorComputeDescriptor_t's DESC values,
 // the removed AUTOTUNE_* spellings the MODE_ ones), functions; unsupported names are kept.
+// HIPIFY rocm-7.0.2 maps cuTENSOR itself and calls it HIP_EXPERIMENTAL: --experimental.
+// OPTIONS: experimental=1
 // CHECK: #include "hiptensor.h"
 #include "cutensor.h"
 

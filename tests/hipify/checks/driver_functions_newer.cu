@@ -1,6 +1,8 @@
-// CUDA Driver calls later HIPIFY maps (tools/hipify_newer_maps.tsv, as HIPIFY's
-// synthetic/driver_functions_before_13000.cu expects): the 2024 tables' "unsupported" entries replaced,
-// CUDA_MEMSET_NODE_PARAMS as hipMemsetParams, CUDA 12.8's cuEventElapsedTime_v2 added.
+// CUDA Driver calls of CUDA 12.x as HIPIFY rocm-7.0.2 maps them: the batch memops,
+// CUDA_MEMSET_NODE_PARAMS as hipMemsetParams, the HIP_EXPERIMENTAL range handles and
+// cuLaunchKernelEx (--experimental); CUDA 12.8's cuEventElapsedTime_v2 kept with a warning
+// (7.0.2: HIP_UNSUPPORTED).
+// OPTIONS: experimental=1
 #include <cuda.h>
 
 CUresult run(CUstream s, CUevent a, CUevent b, CUfunction f, CUdeviceptr p, void **args) {
@@ -17,7 +19,7 @@ CUresult run(CUstream s, CUevent a, CUevent b, CUfunction f, CUdeviceptr p, void
   cuStreamBatchMemOp(s, 1, &op, 0);
   // CHECK: hipEventRecordWithFlags(a, s, 0);
   cuEventRecordWithFlags(a, s, 0);
-  // CHECK: hipEventElapsedTime(&ms, a, b);
+  // CHECK: cuEventElapsedTime_v2(&ms, a, b);
   cuEventElapsedTime_v2(&ms, a, b);
   // CHECK: hipMemGetHandleForAddressRange(&ms, p, 4, kind, 0);
   cuMemGetHandleForAddressRange(&ms, p, 4, kind, 0);

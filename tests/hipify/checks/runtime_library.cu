@@ -1,27 +1,27 @@
-// CUDA 12's library management (cudaLibrary_t, cudaKernel_t, cudaLibrary*) as newer HIPIFY maps
-// it (src/CUDA2HIP_Runtime_API_functions.cpp / _types.cpp, the newest stored versions); the
-// functions HIP lacks are kept (and reported).
+// CUDA 12's library management (cudaLibrary_t, cudaKernel_t, cudaLibrary*): HIPIFY rocm-7.0.2
+// calls all of it HIP_UNSUPPORTED (a later HIPIFY maps most of it to hipLibrary*): every name is
+// kept (and reported); the header still becomes HIP's.
 // CHECK: #include <hip/hip_runtime.h>
 #include <cuda_runtime.h>
 
 int kernels(const void *image, const char *name) {
-  // CHECK: hipLibrary_t lib;
-  // CHECK-NEXT: hipKernel_t kernel;
+  // CHECK: cudaLibrary_t lib;
+  // CHECK-NEXT: cudaKernel_t kernel;
   cudaLibrary_t lib;
   cudaKernel_t kernel;
   unsigned int count = 0;
-  // CHECK: hipLibraryLoadData(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
+  // CHECK: cudaLibraryLoadData(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
   cudaLibraryLoadData(&lib, image, nullptr, nullptr, 0, nullptr, nullptr, 0);
-  // CHECK: hipLibraryGetKernelCount(&count, lib);
+  // CHECK: cudaLibraryGetKernelCount(&count, lib);
   cudaLibraryGetKernelCount(&count, lib);
-  // CHECK: hipLibraryEnumerateKernels(&kernel, 1, lib);
+  // CHECK: cudaLibraryEnumerateKernels(&kernel, 1, lib);
   cudaLibraryEnumerateKernels(&kernel, 1, lib);
-  // CHECK: hipLibraryGetKernel(&kernel, lib, name);
+  // CHECK: cudaLibraryGetKernel(&kernel, lib, name);
   cudaLibraryGetKernel(&kernel, lib, name);
   void *dptr = nullptr;
   size_t bytes = 0;
   // CHECK: cudaLibraryGetGlobal(&dptr, &bytes, lib, name);
   cudaLibraryGetGlobal(&dptr, &bytes, lib, name);
-  // CHECK: return hipLibraryUnload(lib);
+  // CHECK: return cudaLibraryUnload(lib);
   return cudaLibraryUnload(lib);
 }

@@ -11,7 +11,7 @@ int solve(int n, double *A, double *B, float *x, float *y) {
   float norm = 0.0f;
   hipblasSnrm2(blas, n, x, 1, &norm);
   hipblasSetMathMode(blas, HIPBLAS_TENSOR_OP_MATH);
-  hipblasGemmEx_v2(blas, HIPBLAS_OP_N, HIPBLAS_OP_N, n, n, n, &alpha, x, HIP_R_32F, n, y,
+  hipblasGemmEx(blas, HIPBLAS_OP_N, HIPBLAS_OP_N, n, n, n, &alpha, x, HIP_R_32F, n, y,
                HIP_R_32F, n, &alpha, y, HIP_R_32F, n, HIPBLAS_COMPUTE_32F, HIPBLAS_GEMM_DEFAULT);
   hipblasDestroy(blas);
 
