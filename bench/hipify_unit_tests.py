@@ -799,6 +799,10 @@ def main(argv: list[str] | None = None) -> int:
             scores, skipped = score_tree(tests, args.root, tool, cuda)
             walls[tool.name].append(sum(s.seconds for s in scores))
             cpus[tool.name].append(sum(s.cpu_seconds for s in scores))
+            print(f"round {round_ + 1} {tool.name}: files {sum(s.passed for s in scores)} of {len(scores)} "
+                  f"pass; CHECK lines {sum(s.found for s in scores)} of {sum(s.checks for s in scores)}; "
+                  f"{sum(s.lines for s in scores)} lines in {walls[tool.name][-1]:.2f} s wall, "
+                  f"{cpus[tool.name][-1]:.2f} s CPU", file=sys.stderr, flush=True)
             if round_ == 0:
                 results[tool.name] = scores
             elif [(s.path, s.found, s.error) for s in scores] != [
