@@ -99,6 +99,12 @@ DEVICE_TYPE_CORRECTIONS = {
     for name in ("fp8_e4m3", "fp8x2_e4m3", "fp8x4_e4m3", "fp8_e5m2", "fp8x2_e5m2", "fp8x4_e5m2")
 }
 DEVICE_TYPE_CORRECTIONS.update({"__NV_E4M3": "__HIP_E4M3", "__NV_E5M2": "__HIP_E5M2"})
+#: CUDA's ``nv_bfloat16``/``nv_bfloat162`` are typedefs of ``__nv_bfloat16``/``__nv_bfloat162``
+#: (cuda_bf16.h), so they become the same HIP types: ``__hip_bfloat16``/``__hip_bfloat162``.
+#: HIPIFY rocm-7.0.2 maps them to ``hip_bfloat16`` (hip/hip_bfloat16.h's separate class, with its
+#: own conversions: CUDA code mixing both spellings would mix two types) and ``hip_bfloat162``
+#: (UNSUPPORTED, no such type).
+DEVICE_TYPE_CORRECTIONS.update({"nv_bfloat16": "__hip_bfloat16", "nv_bfloat162": "__hip_bfloat162"})
 #: CUDA names HIPIFY rocm-7.0.2 maps to a name HIP does not have and flags HIP_UNSUPPORTED:
 #: library_types.h's property enum (cuBLAS/cuFFT/cuSPARSELt ...GetProperty) is
 #: ``hipLibraryPropertyType`` in HIP's hip/library_types.h (ROCm 5.2's has it already), not
@@ -387,7 +393,8 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         "INCLUDES also maps cuda_bf16.h and cooperative_groups/{reduce,scan}.h\n"
         "(OPENHIP_INCLUDES in the generator: later HIPIFY maps them).\n"
         "CUDA's OCP fp8 types and values stay OCP (__nv_fp8_e4m3 -> __hip_fp8_e4m3, __NV_E4M3 ->\n"
-        "__HIP_E4M3), never the FNUZ formats, another encoding (DEVICE_TYPE_CORRECTIONS).\n"
+        "__HIP_E4M3), never the FNUZ formats, another encoding; nv_bfloat16, CUDA's typedef\n"
+        "of __nv_bfloat16, maps to __hip_bfloat16 as that does (DEVICE_TYPE_CORRECTIONS).\n"
         "libraryPropertyType maps to HIP's hipLibraryPropertyType (NEWER_RUNTIME_NAMES).\n"
         "RENAMES has the rows of tools/hipify_newer_maps.tsv for names the tables lack\n"
         "(cuSPARSELt, cuFile, cuFFTW's header, newer cuTENSOR names).\n"

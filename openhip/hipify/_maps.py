@@ -9,7 +9,8 @@ platform provides (tools/hipify_provided.txt): hip_name is the CUDA name itself.
 INCLUDES also maps cuda_bf16.h and cooperative_groups/{reduce,scan}.h
 (OPENHIP_INCLUDES in the generator: later HIPIFY maps them).
 CUDA's OCP fp8 types and values stay OCP (__nv_fp8_e4m3 -> __hip_fp8_e4m3, __NV_E4M3 ->
-__HIP_E4M3), never the FNUZ formats, another encoding (DEVICE_TYPE_CORRECTIONS).
+__HIP_E4M3), never the FNUZ formats, another encoding; nv_bfloat16, CUDA's typedef
+of __nv_bfloat16, maps to __hip_bfloat16 as that does (DEVICE_TYPE_CORRECTIONS).
 libraryPropertyType maps to HIP's hipLibraryPropertyType (NEWER_RUNTIME_NAMES).
 RENAMES has the rows of tools/hipify_newer_maps.tsv for names the tables lack
 (cuSPARSELt, cuFile, cuFFTW's header, newer cuTENSOR names).
@@ -8298,10 +8299,10 @@ RENAMES = (
     '__half2\t__half2\t\t42\t1\t0\t5\n'
     '__half2_raw\t__half2_raw\t\t42\t1\t0\t5\n'
     '__nv_bfloat16\t__hip_bfloat16\trocblas_bfloat16\t42\t1\t0\t5\n'
-    'nv_bfloat16\thip_bfloat16\t\t42\t1\t0\t5\n'
+    'nv_bfloat16\t__hip_bfloat16\t\t42\t1\t0\t5\n'
     '__nv_bfloat16_raw\t__hip_bfloat16_raw\t\t42\t1\t0\t5\n'
     '__nv_bfloat162\t__hip_bfloat162\t\t42\t1\t0\t5\n'
-    'nv_bfloat162\thip_bfloat162\t\t42\t1\t1\t5\n'
+    'nv_bfloat162\t__hip_bfloat162\t\t42\t1\t0\t5\n'
     '__nv_bfloat162_raw\t__hip_bfloat162_raw\t\t42\t1\t0\t5\n'
     '__nv_fp8_storage_t\t__hip_fp8_storage_t\t\t42\t1\t0\t5\n'
     '__nv_fp8x2_storage_t\t__hip_fp8x2_storage_t\t\t42\t1\t0\t5\n'

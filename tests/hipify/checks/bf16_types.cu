@@ -12,5 +12,10 @@ __global__ void scale(const __nv_bfloat16 *in, __nv_bfloat162 *pairs, __nv_bfloa
   pairs[i] = __halves2bfloat162(v, v);
   // CHECK: raw[i] = static_cast<__hip_bfloat16_raw>(v);
   raw[i] = static_cast<__nv_bfloat16_raw>(v);
+  // nv_bfloat16/nv_bfloat162 are CUDA's typedefs of the same types: the same HIP types
+  // CHECK: __hip_bfloat16 w = v;
+  // CHECK-NEXT: __hip_bfloat162 p2 = pairs[i];
+  nv_bfloat16 w = v;
+  nv_bfloat162 p2 = pairs[i];
 }
-// CHECK-NOT: __nv_bfloat16
+// CHECK-NOT: nv_bfloat16
