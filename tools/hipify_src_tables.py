@@ -62,8 +62,13 @@ RENAMES_ORDER = ("DRIVER", "RUNTIME", "COMPLEX", "BLAS", "RAND", "DNN", "FFT", "
 TYPE_KINDS = {"CONV_DEFINE": "define", "CONV_DEVICE_TYPE": "device_type",
               "CONV_NUMERIC_LITERAL": "enum_value", "CONV_TYPE": "type"}
 
+class SourceError(Exception):
+    """The source given is not a HIPIFY tree or an accepted tarball."""
+
+
 _TOKEN = re.compile(r'''
-    (?P<ws>\s+|//[^\n]*|/\*.*?\*/|\#[^\n]*)
+    (?P<ws>\s+|//[^\n]*|/\*.*?\*/)
+  | (?P<pp>\#[^\n]*)
   | (?P<str>"(?:[^"\\\n]|\\.)*")
   | (?P<num>\d+)
   | (?P<id>[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)*)
@@ -74,20 +79,25 @@ _TOKEN = re.compile(r'''
 
 def tokens(text: str) -> list[tuple[str, str]]:
     """C++ tokens of ``text`` as (kind, text): kind str (unquoted), num, id (``a::b`` joined), op.
-    Comments and preprocessor lines are dropped."""
+    Comments, ``#include`` and ``#pragma`` lines are dropped; a conditional (``#if`` ...) is
+    refused, since both of its branches would be read."""
     out = []
     pos = 0
     while pos < len(text):
         m = _TOKEN.match(text, pos)
         if m is None:
-            raise ValueError(f"cannot tokenize at offset {pos}: {text[pos:pos + 40]!r}")
+            raise SourceError(f"cannot tokenize at offset {pos}: {text[pos:pos + 40]!r}")
         pos = m.end()
         kind = m.lastgroup
         if kind == "ws":
             continue
         value = m.group()
+        if kind == "pp":
+            if re.match(r"#\s*(?:include|pragma)\b", value):
+                continue
+            raise SourceError(f"preprocessor conditional in the map sources: {value.strip()!r}")
         if kind == "str":
-            value = value[1:-1].encode().decode("unicode_escape")
+            value = value[1:-1].replace('\\"', '"').replace("\\\\", "\\")
         elif kind == "id":
             value = re.sub(r"\s+", "", value)
         out.append((kind, value))
@@ -97,7 +107,7 @@ def tokens(text: str) -> list[tuple[str, str]]:
 @dataclass
 class CppMap:
     """One ``std::map`` definition: its name, its value type and its entries in source order
-    (key, list of value items; an item is a string, a number or an expression text)."""
+    (key, list of value items: a string literal in quotes, a number or an expression text)."""
     name: str
     value_type: str
     entries: list[tuple[str, list[str]]]
@@ -124,7 +134,7 @@ def _items(toks: list[tuple[str, str]], i: int) -> tuple[int, list[str]]:
     """Parse a brace list ``{ a, b | c, "s" }`` at toks[i]; return the index after it and its
     items (nested lists are flattened into their own items)."""
     if toks[i][1] != "{":
-        raise ValueError(f"expected '{{', got {toks[i][1]!r}")
+        raise SourceError(f"expected '{{', got {toks[i][1]!r}")
     i += 1
     items: list[str] = []
     cur: list[str] = []
@@ -142,31 +152,29 @@ def _items(toks: list[tuple[str, str]], i: int) -> tuple[int, list[str]]:
             if value == "}":
                 return i, items
             continue
-        cur.append(value if kind != "str" else value)
-        if kind == "str":
-            cur[-1] = "\0" + value  # mark strings: "" must stay an item
+        cur.append(f'"{value}"' if kind == "str" else value)  # quoted: "" stays an item
         i += 1
 
 
 def _entry(toks: list[tuple[str, str]], i: int) -> tuple[int, str, list[str]]:
     """Parse ``{ key, value }`` at toks[i]."""
     if toks[i][1] != "{":
-        raise ValueError(f"expected '{{' before a map entry, got {toks[i][1]!r}")
+        raise SourceError(f"expected '{{' before a map entry, got {toks[i][1]!r}")
     i += 1
-    key_kind, key = toks[i]
+    key = toks[i][1]
     i += 1
     if toks[i][1] != ",":
-        raise ValueError(f"expected ',' after map key {key!r}")
+        raise SourceError(f"expected ',' after map key {key!r}")
     i += 1
     if toks[i][1] == "{":
         i, value = _items(toks, i)
     else:
         value = []
         while toks[i][1] != "}":
-            value.append(("\0" if toks[i][0] == "str" else "") + toks[i][1])
+            value.append(f'"{toks[i][1]}"' if toks[i][0] == "str" else toks[i][1])
             i += 1
     if toks[i][1] != "}":
-        raise ValueError(f"expected '}}' after map entry {key!r}")
+        raise SourceError(f"expected '}}' after map entry {key!r}")
     return i + 1, key, value
 
 
@@ -262,10 +270,6 @@ def _version_strings(statistics_cpp: str) -> dict[str, str]:
     return dict(re.findall(r"case\s+(\w+)\s*:\s*return\s+\"([^\"]*)\"", statistics_cpp))
 
 
-class SourceError(Exception):
-    """The source given is not a HIPIFY tree or an accepted tarball."""
-
-
 def read_sources(source: Path) -> dict[str, str]:
     """The files the conversion needs (``src/*.cpp``, ``src/*.h``, ``LICENSE.txt``) as
     basename -> text, from a tarball whose sha256 is in KNOWN_TARBALLS or from a tree."""
@@ -300,7 +304,8 @@ def _api_of(map_name: str) -> str:
 
 
 def _text(item: str) -> str:
-    return item[1:] if item.startswith("\0") else item
+    """A value item as text: a string literal unquoted."""
+    return item[1:-1] if len(item) >= 2 and item[0] == item[-1] == '"' else item
 
 
 def convert(files: dict[str, str]) -> tuple[list[dict[str, str]], list[dict[str, str]]]:

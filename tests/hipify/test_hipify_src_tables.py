@@ -208,3 +208,18 @@ def test_the_committed_tables_are_the_releases(tmp_path):
     committed = ROOT / "tools" / "hipify_tables_7.0.2"
     for name in ("cuda2hip.tsv", "cuda2hip-versions.tsv"):
         assert (tmp_path / name).read_bytes() == (committed / name).read_bytes(), name
+
+
+def test_a_conditional_in_the_sources_is_refused():
+    """Both branches of an #if would be read as entries: refused rather than guessed."""
+    files = _files()
+    files["CUDA2HIP_Device_functions.cpp"] = DEVICE_FUNCTIONS.replace(
+        '  {"umin"', '#if CUDA_VERSION >= 12000\n  {"umin"', 1).replace("}},\n};", "}},\n#endif\n};", 1)
+    with pytest.raises(SRC.SourceError, match="preprocessor conditional"):
+        SRC.convert(files)
+
+
+def test_tokens():
+    assert SRC.tokens('{"a\\"b", SEC :: X, 7} // c\n#include "x.h"\n') == [
+        ("op", "{"), ("str", 'a"b'), ("op", ","), ("id", "SEC::X"), ("op", ","), ("num", "7"),
+        ("op", "}")]
