@@ -83,6 +83,14 @@ OPENHIP_INCLUDES = {
     "cooperative_groups/reduce.h": "hip/cooperative_groups/hip_reduce.h",
     "cooperative_groups/scan.h": "hip/cooperative_groups/hip_scan.h",
 }
+#: Includes of HIPIFY rocm-7.0.2 that openhip does not take: ``helper_cuda.h`` ->
+#: ``hip/hip_runtime_api.h`` and ``helper_math.h`` -> ``hip/hip_vector_types.h`` (src/CUDA2HIP.cpp,
+#: HIPIFY #1962). They are not CUDA's headers but NVIDIA cuda-samples' own (Common/), which
+#: define checkCudaErrors, findCudaDevice, getLastCudaError, _ConvertSMVer2Cores and the float2/
+#: float3/float4 operators; the runtime headers define none of them, so every sample that
+#: includes them would stop compiling. openhip keeps the include and translates the header
+#: itself as a local header, from the user's include path (openhip/hipify/local_headers.py).
+DROPPED_INCLUDES = frozenset({"helper_cuda.h", "helper_math.h"})
 #: Device types openhip maps differently from HIPIFY rocm-7.0.2, on purpose. CUDA's fp8 types
 #: (cuda_fp8.h) are the OCP formats: e4m3 with bias 7, a negative zero and NaN at S.1111.111,
 #: e5m2 IEEE-like. HIPIFY 7.0.2 maps ``__nv_fp8_e4m3`` -> ``__hip_fp8_e4m3_fnuz`` and
@@ -351,6 +359,8 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
             flags,
             KINDS.index(row["kind"]),
         )
+        if row["kind"] == "include" and row["cuda_name"] in DROPPED_INCLUDES:
+            continue
         table = includes if row["kind"] == "include" else renames
         # HIPIFY merges its maps keeping the first entry of a name; do the same.
         table.setdefault(row["cuda_name"], entry)
@@ -391,7 +401,8 @@ def build(tables: Path, provided: set[str] | None = None) -> str:
         "OPENHIP_PROVIDED marks device functions HIPIFY calls unsupported that every openhip\n"
         "platform provides (tools/hipify_provided.txt): hip_name is the CUDA name itself.\n"
         "INCLUDES also maps cuda_bf16.h and cooperative_groups/{reduce,scan}.h\n"
-        "(OPENHIP_INCLUDES in the generator: later HIPIFY maps them).\n"
+        "(OPENHIP_INCLUDES in the generator: later HIPIFY maps them), and not the CUDA samples'\n"
+        "helper_cuda.h / helper_math.h (DROPPED_INCLUDES: translated as local headers).\n"
         "CUDA's OCP fp8 types and values stay OCP (__nv_fp8_e4m3 -> __hip_fp8_e4m3, __NV_E4M3 ->\n"
         "__HIP_E4M3), never the FNUZ formats, another encoding; nv_bfloat16, CUDA's typedef\n"
         "of __nv_bfloat16, maps to __hip_bfloat16 as that does (DEVICE_TYPE_CORRECTIONS).\n"

@@ -7,7 +7,8 @@ From the tables in tools/hipify_tables_7.0.2.
 OPENHIP_PROVIDED marks device functions HIPIFY calls unsupported that every openhip
 platform provides (tools/hipify_provided.txt): hip_name is the CUDA name itself.
 INCLUDES also maps cuda_bf16.h and cooperative_groups/{reduce,scan}.h
-(OPENHIP_INCLUDES in the generator: later HIPIFY maps them).
+(OPENHIP_INCLUDES in the generator: later HIPIFY maps them), and not the CUDA samples'
+helper_cuda.h / helper_math.h (DROPPED_INCLUDES: translated as local headers).
 CUDA's OCP fp8 types and values stay OCP (__nv_fp8_e4m3 -> __hip_fp8_e4m3, __NV_E4M3 ->
 __HIP_E4M3), never the FNUZ formats, another encoding; nv_bfloat16, CUDA's typedef
 of __nv_bfloat16, maps to __hip_bfloat16 as that does (DEVICE_TYPE_CORRECTIONS).
@@ -63,8 +64,6 @@ INCLUDES = (
     'cooperative_groups.h\thip/hip_cooperative_groups.h\t\t43\t1\t0\t6\n'
     'library_types.h\thip/library_types.h\t\t43\t1\t0\t6\n'
     'math_constants.h\thip/hip_math_constants.h\t\t43\t1\t0\t6\n'
-    'helper_cuda.h\thip/hip_runtime_api.h\t\t43\t1\t0\t6\n'
-    'helper_math.h\thip/hip_vector_types.h\t\t43\t1\t0\t6\n'
     'cuComplex.h\thip/hip_complex.h\t\t44\t2\t0\t6\n'
     'cublas.h\thipblas.h\trocblas.h\t44\t3\t0\t6\n'
     'cublas_v2.h\thipblas.h\trocblas.h\t45\t3\t0\t6\n'

@@ -139,3 +139,10 @@ def test_ifndef_that_is_not_a_guard():
 def test_guard_and_pragma_once_without_trailing_newline():
     assert translate("#pragma once") == "#pragma once"
     assert translate("#pragma once\ncudaStream_t s;") == "#pragma once\n#include <hip/hip_runtime.h>\nhipStream_t s;"
+
+
+def test_cuda_samples_helper_headers_kept():
+    """helper_cuda.h / helper_math.h are cuda-samples' own headers, not CUDA's: kept for
+    local-header translation (HIPIFY rocm-7.0.2 maps them to HIP runtime headers)."""
+    src = '#include <cuda_runtime.h>\n#include <helper_cuda.h>\n#include "helper_math.h"\n'
+    assert translate(src) == '#include <hip/hip_runtime.h>\n#include <helper_cuda.h>\n#include "helper_math.h"\n'

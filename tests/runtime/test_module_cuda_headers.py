@@ -148,6 +148,40 @@ def test_local_headers_are_translated(device, tmp_path, isolated_cache):
     np.testing.assert_array_equal(out.get(), [2 * x[:256].sum(), 2 * x[256:].sum()])
 
 
+def test_cuda_samples_helper_headers_stay_local(device, tmp_path, isolated_cache):
+    """The CUDA samples' Common/helper_math.h and helper_cuda.h are the user's headers (HIPIFY
+    rocm-7.0.2 maps them to HIP runtime headers, which lack their operators and helpers): found
+    under -I and translated with the source."""
+    _write(tmp_path / "Common" / "helper_math.h", r"""
+        #pragma once
+        #include <cuda_runtime.h>
+        inline __host__ __device__ float2 operator+(float2 a, float2 b) {
+          return make_float2(a.x + b.x, a.y + b.y);
+        }
+        """)
+    _write(tmp_path / "Common" / "helper_cuda.h", r"""
+        #pragma once
+        #include <cuda_runtime.h>
+        __device__ inline float twice(float v) { return 2.0f * v; }
+        """)
+    main = tmp_path / "k.cu"
+    _write(main, r"""
+        #include <helper_cuda.h>
+        #include "helper_math.h"
+        __global__ void add2(const float2* a, const float2* b, float* out) {
+          float2 s = a[threadIdx.x] + b[threadIdx.x];
+          out[threadIdx.x] = twice(s.x) + s.y;
+        }
+        """)
+    a = np.arange(64, dtype=np.float32).reshape(32, 2)
+    b = np.full((32, 2), 0.5, np.float32)
+    out = hip.zeros(32, np.float32)
+    m = hip.Module(main.read_text(), options=("-I", str(tmp_path / "Common")), language="cuda",
+                   name=str(main))
+    m.get_function("add2")(1, 32, (hip.asarray(a), hip.asarray(b), out))
+    np.testing.assert_array_equal(out.get(), 2 * (a[:, 0] + 0.5) + (a[:, 1] + 0.5))
+
+
 def test_missing_local_header_is_a_compile_error(device, tmp_path):
     src = '#include "not_there.cuh"\n__global__ void k() {}\n'
     with pytest.raises(hip.CompileError) as e:
