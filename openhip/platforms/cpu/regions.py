@@ -1610,8 +1610,13 @@ class _Kernel:
         inner = f"__oh_guard + {self.guard_stack[-1][0]}u * __oh_n" if self.guard_stack \
             else "nullptr"
         value = (1 if self.guard_stack[-1][1] else 2) if self.guard_stack else 0
+        # every guard warp-uniform (each warp's guard bytes are its first lane's; exits, which
+        # the chain reads separately, may still differ lane by lane)
+        uniform = bool(self.guard_stack) and all(self.guard_warp.get(g) for g, _ in
+                                                 self.guard_stack)
         self.out.append(self.line(s) + f"{{ const unsigned char* const __oh_wg = {inner}; "
-                        f"const unsigned __oh_wgv = {value}; {text} }}\n")
+                        f"const unsigned __oh_wgv = {value}; "
+                        f"const bool __oh_wgu = {'true' if uniform else 'false'}; {text} }}\n")
 
     def _emit_sub(self, node) -> None:
         if node.id in self.barriers:

@@ -716,7 +716,7 @@ def _chain_edits(data: bytes, body, macros: dict[str, str], edits: list[Edit],
         texts[k] = (f"::openhip::detail::wc_chain<{c.vtype}, {c.kind}, {c.width}, {bcast}, {vec}, "
                     f"{c.lane_condition}"
                     f"{offsets}>({buf}, __oh_n, __oh_wx, __oh_wg, __oh_wgv, {c.mask:#x}ull, "
-                    f"{pred}, {bmask:#x}ull, {bout}, __oh_1d, {c.op});")
+                    f"{pred}, {bmask:#x}ull, {bout}, __oh_1d, __oh_wgu, {c.op});")
         described.append(c.describe())
         spans.append((c.start, c.end))
     return site, texts, described, spans

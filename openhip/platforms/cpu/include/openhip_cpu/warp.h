@@ -701,10 +701,13 @@ __attribute__((always_inline)) inline int wc_flags_whole(const unsigned char* ex
 // as for the split shuffles; Bcast >= 0: then __shfl_sync(bmask, v, Bcast, Width), its result in
 // the slots bout (cg::reduce's broadcast of lane 0).  Vec: op also takes vectors of T.  Cond: see
 // wc_chain_on.
+// gwarp: the guards the chain runs under are warp-uniform (regions.py's guard_warp, every one of
+// them, in a 1-D block), so with no exit flags a whole warp's guard bytes are all its first
+// lane's: one byte read per warp instead of wc_flags_whole's 32.
 template <class T, int Kind, int Width, int Bcast, bool Vec, int Cond, unsigned... D, class Op>
 inline void wc_chain_run(uint64_t* b, unsigned n, const unsigned char* ex, const unsigned char* gd,
                          unsigned gv, uint64_t mask, const uint64_t* pred, uint64_t bmask, uint64_t* bout,
-                         Op& op) {
+                         bool gwarp, Op& op) {
   static_assert(Width > 0 && Width <= 32 && (Width & (Width - 1)) == 0, "a power-of-two width");
   using W = wc_word_t<T>;
   W* const w = reinterpret_cast<W*>(b);
@@ -713,7 +716,9 @@ inline void wc_chain_run(uint64_t* b, unsigned n, const unsigned char* ex, const
   for (unsigned base = 0; base < n; base += 32u) {
     uint32_t act = 0xffffffffu;
     if (base + 32u > n || ex != nullptr || gd != nullptr) {
-      const int whole = base + 32u <= n ? wc_flags_whole(ex, gd, gv, base) : 0;
+      const int whole = base + 32u > n ? 0
+                        : gwarp && ex == nullptr ? (gd[base] == (unsigned char)gv ? 1 : -1)
+                                                 : wc_flags_whole(ex, gd, gv, base);
       if (whole < 0) continue;  // no lane of this warp takes part
       if (whole == 0) {
         act = 0;
@@ -769,14 +774,15 @@ inline void wc_chain_run(uint64_t* b, unsigned n, const unsigned char* ex, const
 template <class T, int Kind, int Width, int Bcast, bool Vec, int Cond, unsigned... D, class Op>
 inline void wc_chain(uint64_t* b, unsigned n, const unsigned char* ex, const unsigned char* gd,
                      unsigned gv, uint64_t mask, const uint64_t* pred, uint64_t bmask, uint64_t* bout,
-                     bool lane1d, Op op) {
+                     bool lane1d, bool gwarp, Op op) {
+  gwarp = gwarp && lane1d;  // (regions.py's warp-uniform classes hold in a 1-D block)
   if constexpr (Cond == 3) {
     if (lane1d)
-      wc_chain_run<T, Kind, Width, Bcast, Vec, 4, D...>(b, n, ex, gd, gv, mask, nullptr, bmask, bout, op);
+      wc_chain_run<T, Kind, Width, Bcast, Vec, 4, D...>(b, n, ex, gd, gv, mask, nullptr, bmask, bout, gwarp, op);
     else
-      wc_chain_run<T, Kind, Width, Bcast, Vec, 0, D...>(b, n, ex, gd, gv, mask, pred, bmask, bout, op);
+      wc_chain_run<T, Kind, Width, Bcast, Vec, 0, D...>(b, n, ex, gd, gv, mask, pred, bmask, bout, gwarp, op);
   } else {
-    wc_chain_run<T, Kind, Width, Bcast, Vec, Cond, D...>(b, n, ex, gd, gv, mask, pred, bmask, bout, op);
+    wc_chain_run<T, Kind, Width, Bcast, Vec, Cond, D...>(b, n, ex, gd, gv, mask, pred, bmask, bout, gwarp, op);
   }
 }
 }  // namespace detail
