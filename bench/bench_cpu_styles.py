@@ -16,9 +16,16 @@ Kernels: bench/bench_cpu_styles.hip; C++ peers: bench/bench_cpu_styles.cpp.
     python bench/bench_cpu_styles.py [--repeats 7] [--before DIR] [--json FILE] [--cpu-time]
 
 Medians over repeats; the machine is shared, so the load (os.getloadavg) is printed too.
-``--cpu-time``: one worker thread (OPENHIP_CPU_THREADS=1) and one OpenMP thread, the reductions
-and scans timed in CPU time (the process's for the kernels, the thread's for the C++ peers), so
-that the waits of a loaded machine do not count; the ratios are then one thread against one.
+A kernel and its peer are timed back to back, repeat after repeat (the transposes and the
+declarator pair alternating which goes first), and a ratio is the median of the per-repeat
+ratios: this VM's host has slow spells, from a fraction of a second to minutes, in which every
+thread runs slower (openhip's kernels up to ~2.2x, the same loops in plain C++ 1.15-1.6x), and a
+spell that falls on one kernel's repeats but not on its peer's used to move the ratio by itself.
+Each figure also records ``canary_ms``, a register-only C++ loop (machine_canary, ~1.5 ms when
+the machine is quiet) timed after every repeat: ~15% higher medians mark a slow spell.
+``--cpu-time``: one worker thread (OPENHIP_CPU_THREADS=1) and one OpenMP thread, every figure
+timed in CPU time (the process's for the kernels, the thread's for the C++ peers), so that the
+waits of a loaded machine do not count; the ratios are then one thread against one.
 """
 
 from __future__ import annotations
@@ -53,8 +60,42 @@ def build_plain(tmp: Path) -> ctypes.CDLL:
     dll.plain_sum.restype = ctypes.c_double
     dll.plain_scan.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int,
                                ctypes.c_void_p]
+    dll.machine_canary.argtypes = [ctypes.c_long]
+    dll.machine_canary.restype = ctypes.c_double
     dll.use_cpu_clock(1 if CLOCK is time.process_time else 0)
     return dll
+
+
+#: iterations of machine_canary per sample (~1.5 ms on a quiet machine)
+CANARY_ITERATIONS = 2_000_000
+
+
+def canary(dll: ctypes.CDLL) -> float:
+    """One sample of the machine-state canary, in ms (the peers' clock)."""
+    return dll.machine_canary(CANARY_ITERATIONS) * 1e3
+
+
+def paired(fa, fb, repeats: int, dll: ctypes.CDLL) -> tuple[list[float], list[float], list[float]]:
+    """``fa`` and ``fb`` timed back to back with CLOCK, ``repeats`` times, alternating which
+    goes first (after one untimed run of each); returns their times (s) and a canary sample (ms)
+    after each pair."""
+    fa()
+    fb()
+    ta: list[float] = []
+    tb: list[float] = []
+    tc: list[float] = []
+    for i in range(repeats):
+        for f, t in ((fa, ta), (fb, tb)) if i % 2 == 0 else ((fb, tb), (fa, ta)):
+            t0 = CLOCK()
+            f()
+            t.append(CLOCK() - t0)
+        tc.append(canary(dll))
+    return ta, tb, tc
+
+
+def median_ratio(a: list[float], b: list[float]) -> float:
+    """The median of the per-repeat ratios a[i] / b[i]."""
+    return statistics.median([x / y for x, y in zip(a, b, strict=True)])
 
 
 def load(hip, mode: str):
@@ -89,12 +130,14 @@ def bench_reduce(hip, mods, dll, repeats: int, fiber_repeats: int) -> dict:
                 run()
                 # alternating: the peer and the kernel one after the other, on the same buffer,
                 # so that the cache and the machine's load treat both alike
-                t_k, t_p = [], []
+                t_k, t_p, t_c = [], [], []
                 for _ in range(repeats if mode == "regions" else fiber_repeats):
                     t_p.append(plain())
                     t0 = CLOCK()
                     run()
                     t_k.append(CLOCK() - t0)
+                    if mode == "regions":
+                        t_c.append(canary(dll))
                 got = float(partial.get().astype(np.float64).sum())
                 assert got == want, (kernel, mode, got, want)
                 key = f"{kernel}_grid{grid}_{mode}"
@@ -102,10 +145,10 @@ def bench_reduce(hip, mods, dll, repeats: int, fiber_repeats: int) -> dict:
                 out[key + "_mode"] = modes[kernel]
                 if mode == "regions":
                     out[key + "_plain_ms"] = statistics.median(t_p) * 1e3
+                    out[key + "_canary_ms"] = statistics.median(t_c)
+                    out[f"{kernel}_grid{grid}_vs_plain"] = median_ratio(t_k, t_p)
                     plain_all += t_p
             r = out[f"{kernel}_grid{grid}_regions_ms"]
-            out[f"{kernel}_grid{grid}_vs_plain"] = \
-                r / out[f"{kernel}_grid{grid}_regions_plain_ms"]
             out[f"{kernel}_grid{grid}_fibers_over_regions"] = \
                 out[f"{kernel}_grid{grid}_fibers_ms"] / r
     out["plain_openmp_ms"] = statistics.median(plain_all) * 1e3
@@ -149,29 +192,35 @@ def bench_scan(hip, mods, dll, repeats: int, fiber_repeats: int) -> dict:
             resets.append(CLOCK() - t0)
         reset = statistics.median(resets[1:])
         run()
-        t_k = []
+        t_k, t_p, t_c = [], [], []
         for _ in range(repeats if mode == "regions" else fiber_repeats):
             if mode == "regions":
                 plain()  # alternating with the kernel, as in bench_reduce
+                t_p.append(t_plain[-1])
             t0 = CLOCK()
             run()
             t_k.append(CLOCK() - t0 - reset)
+            if mode == "regions":
+                t_c.append(canary(dll))
         assert np.array_equal(data.get(), want), mode
         out[f"shfl_scan_{mode}_ms"] = statistics.median(t_k) * 1e3
         out[f"shfl_scan_{mode}_mode"] = modes["shfl_scan"]
+        if mode == "regions":
+            out["shfl_scan_vs_plain"] = median_ratio(t_k, t_p)
+            out["canary_ms"] = statistics.median(t_c)
     out["plain_scan_ms"] = statistics.median(t_plain) * 1e3
-    out["shfl_scan_vs_plain"] = out["shfl_scan_regions_ms"] / out["plain_scan_ms"]
     out["shfl_scan_fibers_over_regions"] = out["shfl_scan_fibers_ms"] / out["shfl_scan_regions_ms"]
     return out
 
 
-def bench_transpose(hip, mods, repeats: int) -> dict:
+def bench_transpose(hip, mods, repeats: int, dll: ctypes.CDLL) -> dict:
     w = h = 4096
     a = np.random.default_rng(3).standard_normal((h, w)).astype(np.float32)
     da = hip.asarray(a)
     o = hip.zeros(w * h, np.float32)
     mod, modes = mods["regions"]
     out: dict = {}
+    runs = []
     for kernel in ("transpose_tile_cg", "transpose_naive"):
         f = mod.get_function(kernel)
 
@@ -179,19 +228,26 @@ def bench_transpose(hip, mods, repeats: int) -> dict:
             f((w // 32, h // 32), (32, 8), (o, da, np.int32(w), np.int32(h)))
             hip.synchronize()
 
-        out[f"{kernel}_ms"] = median_time(run, repeats, warmup=1) * 1e3
+        runs.append(run)
         out[f"{kernel}_mode"] = modes[kernel]
+        o.set(np.zeros(w * h, np.float32))
+        run()
         assert np.array_equal(o.get().reshape(w, h), a.T), kernel
-    out["tile_cg_vs_naive"] = out["transpose_tile_cg_ms"] / out["transpose_naive_ms"]
+    t_tile, t_naive, t_c = paired(*runs, repeats, dll)
+    out["transpose_tile_cg_ms"] = statistics.median(t_tile) * 1e3
+    out["transpose_naive_ms"] = statistics.median(t_naive) * 1e3
+    out["tile_cg_vs_naive"] = median_ratio(t_tile, t_naive)
+    out["canary_ms"] = statistics.median(t_c)
     return out
 
 
-def bench_declarators(hip, mods, repeats: int) -> dict:
+def bench_declarators(hip, mods, repeats: int, dll: ctypes.CDLL) -> dict:
     x = np.random.default_rng(4).integers(0, 4, N).astype(np.float32)
     dx = hip.asarray(x)
     partial = hip.zeros(N // 256, np.float32)
     mod, modes = mods["regions"]
     out: dict = {}
+    runs = []
     for kernel in ("tree_two_lines", "tree_one_line"):
         f = mod.get_function(kernel)
 
@@ -199,10 +255,16 @@ def bench_declarators(hip, mods, repeats: int) -> dict:
             f(N // 256, 256, (dx, partial))
             hip.synchronize()
 
-        out[f"{kernel}_ms"] = median_time(run, repeats, warmup=1) * 1e3
+        runs.append(run)
         out[f"{kernel}_mode"] = modes[kernel]
+        partial.set(np.zeros(N // 256, np.float32))
+        run()
         assert float(partial.get().astype(np.float64).sum()) == float(x.sum(dtype=np.float64))
-    out["one_line_vs_two_lines"] = out["tree_one_line_ms"] / out["tree_two_lines_ms"]
+    t_two, t_one, t_c = paired(*runs, repeats, dll)
+    out["tree_two_lines_ms"] = statistics.median(t_two) * 1e3
+    out["tree_one_line_ms"] = statistics.median(t_one) * 1e3
+    out["one_line_vs_two_lines"] = median_ratio(t_one, t_two)
+    out["canary_ms"] = statistics.median(t_c)
     return out
 
 
@@ -304,8 +366,8 @@ def main() -> None:
         dll = build_plain(Path(tmp))
         results["reduce"] = bench_reduce(hip, mods, dll, ns.repeats, ns.fiber_repeats)
         results["scan"] = bench_scan(hip, mods, dll, ns.repeats, ns.fiber_repeats)
-    results["transpose"] = bench_transpose(hip, mods, ns.repeats)
-    results["declarators"] = bench_declarators(hip, mods, ns.repeats)
+        results["transpose"] = bench_transpose(hip, mods, ns.repeats, dll)
+        results["declarators"] = bench_declarators(hip, mods, ns.repeats, dll)
     results["style_variants"] = bench_style_variants(hip, ns.repeats)
     results["corpus_after"] = corpus_modes(HERE.parent)
     if ns.before is not None:
