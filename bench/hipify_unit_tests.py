@@ -40,6 +40,7 @@ without one (the crawled corpus) the built-in :data:`LIT_EXCLUDED_CUDA12` is use
 
 from __future__ import annotations
 
+import abc
 import argparse
 import ast
 import contextlib
@@ -546,16 +547,16 @@ def score_headers(tree: Path, test: Path, recursive: bool, result: FileScore) ->
                           if p not in wanted)
 
 
-class Tool:
+class Tool(abc.ABC):
     """A translator the scorer runs on each test (:class:`OpenhipTool`, :class:`ExternalTool`)."""
 
     name = "tool"
 
+    @abc.abstractmethod
     def translate(self, work: Path, out: Path, hipify_opts: list[str], clang_opts: list[str],
                   database: Path | None) -> tuple[int, str]:
         """Translate the file ``work`` into ``out`` with the RUN line's options (``database``: the
         folder holding the filled-in compile_commands.json); (exit status, error text)."""
-        raise NotImplementedError
 
     def cpu_clock(self) -> float:
         """The CPU seconds this tool's runs are timed with (this process's, by default)."""
