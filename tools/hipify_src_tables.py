@@ -443,6 +443,23 @@ def read_tsv(path: Path) -> list[dict[str, str]]:
         return list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
 
 
+#: The fields of a map row :func:`compare` counts differences in.
+MAP_FIELDS = ("library", "kind", "conv", "hip_name", "roc_name", "section", "flags")
+
+
+def _field_differences(both: list, new: dict, old: dict, fields, width: int,
+                       examples: int) -> list[str]:
+    """One report line per field: how many of the keys ``both`` differ in it, with examples."""
+    lines = []
+    for field in fields:
+        diff = [k for k in both if new[k][field] != old[k][field]]
+        shown = "; ".join(f"{k[1]}: {old[k][field]!r} -> {new[k][field]!r}"
+                          for k in diff[:examples])
+        lines.append(f"  {field:{width}} differs in {len(diff):5}"
+                     + (f"  e.g. {shown}" if diff else ""))
+    return lines
+
+
 def compare(new: list[dict[str, str]], old: list[dict[str, str]]) -> str:
     """A report: rows per map in both tables, maps of ``old`` with no counterpart, and per field
     the number of names both have whose field differs (with examples)."""
@@ -458,12 +475,7 @@ def compare(new: list[dict[str, str]], old: list[dict[str, str]]) -> str:
     both = sorted(set(by_key_new) & set(by_key_old))
     lines.append(f"rows in both: {len(both)}; only new: {len(set(by_key_new) - set(by_key_old))};"
                  f" only old: {len(set(by_key_old) - set(by_key_new))}")
-    for field in ("library", "kind", "conv", "hip_name", "roc_name", "section", "flags"):
-        diff = [k for k in both if by_key_new[k][field] != by_key_old[k][field]]
-        examples = "; ".join(f"{k[1]}: {by_key_old[k][field]!r} -> {by_key_new[k][field]!r}"
-                             for k in diff[:4])
-        lines.append(f"  {field:9} differs in {len(diff):5}" + (f"  e.g. {examples}" if diff
-                                                                  else ""))
+    lines += _field_differences(both, by_key_new, by_key_old, MAP_FIELDS, width=9, examples=4)
     return "\n".join(lines)
 
 
@@ -474,12 +486,7 @@ def compare_versions(new: list[dict[str, str]], old: list[dict[str, str]]) -> st
     both = sorted(set(by_new) & set(by_old))
     lines = [f"version rows: new {len(new)}, old {len(old)}, names in both {len(both)}, only old "
              f"{len(set(by_old) - set(by_new))}"]
-    for field in VERSION_COLUMNS[3:]:
-        diff = [k for k in both if by_new[k][field] != by_old[k][field]]
-        examples = "; ".join(f"{k[1]}: {by_old[k][field]!r} -> {by_new[k][field]!r}"
-                             for k in diff[:3])
-        lines.append(f"  {field:16} differs in {len(diff):5}" + (f"  e.g. {examples}" if diff
-                                                                         else ""))
+    lines += _field_differences(both, by_new, by_old, VERSION_COLUMNS[3:], width=16, examples=3)
     return "\n".join(lines)
 
 
